@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Env } from './config/env.ts';
+import type { DbHandle } from './db/client.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { authorityRoutes } from './modules/authority/routes.ts';
+import { devRoutes } from './modules/dev/routes.ts';
+import { AccessService } from './modules/session/access.ts';
+import { sessionRoutes } from './modules/session/routes.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { createProviders, type Providers } from './providers/index.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: DbHandle['db'];
+    pool: DbHandle['pool'];
+    env: Env;
+    providers: Providers;
+  }
+}
+
+export type BuildOptions = {
+  env: Env;
+  dbHandle: DbHandle;
+  logger?: FastifyServerOptions['logger'];
+  providers?: Providers;
+};
+
+const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const API_PREFIXES = ['/v3/', '/v1/', '/sandbox/', '/ws', '/docs'];
+
+export async function buildApp(opts: BuildOptions) {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('db', opts.dbHandle.db);
+  app.decorate('pool', opts.dbHandle.pool);
+  app.decorate('env', opts.env);
+  app.decorate('providers', opts.providers ?? createProviders(opts.dbHandle.db, opts.env));
+  app.decorate('accessService', new AccessService(opts.dbHandle.db));
+
+  await app.register(errorsPlugin);
+  await app.register(cookie);
+  await app.register(authPlugin);
+
+  await app.register(authRoutes);
+  await app.register(sessionRoutes);
+  await app.register(authorityRoutes);
+  await app.register(systemRoutes);
+  if (!opts.env.isProduction) await app.register(devRoutes);
+
+  // The built console: static assets, and index.html for every client-side route.
+  if (existsSync(path.join(WEB_DIST, 'index.html'))) {
+    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false });
+    app.setNotFoundHandler((req, reply) => {
+      const url = req.url.split('?')[0] ?? '/';
+      if (req.method === 'GET' && !API_PREFIXES.some((p) => url.startsWith(p)) && !path.extname(url)) {
+        return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+      }
+      return reply.status(404).send({ code: 404, message: `${req.method} ${url} 不存在`, data: null });
+    });
+  }
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

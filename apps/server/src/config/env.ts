@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  KAIPIAO_DATA_DIR: z.string().default('./data'),
+  /** Fixes every picture code (demo and tests); refused in production. */
+  KAIPIAO_FIXED_CAPTCHA: z
+    .string()
+    .regex(/^[0-9A-Za-z]{4}$/)
+    .optional(),
+  /** 'all' in one process; 'web' or 'worker' when scaled out (architecture.md §1). */
+  KAIPIAO_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+  KAIPIAO_SEED: z.enum(['demo', 'none']).default('demo'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Where the partner sign-on and work-app providers live; sandbox by default. */
+  KAIPIAO_SSO_BASE: z.string().default(''),
+});
+
+export type Env = z.infer<typeof envSchema> & { isProduction: boolean; dataDir: string };
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.parse(source);
+  const isProduction = parsed.NODE_ENV === 'production';
+  if (isProduction && parsed.KAIPIAO_FIXED_CAPTCHA) {
+    throw new Error('KAIPIAO_FIXED_CAPTCHA is refused when NODE_ENV=production');
+  }
+  return { ...parsed, isProduction, dataDir: path.resolve(parsed.KAIPIAO_DATA_DIR) };
+}

@@ -1,0 +1,3 @@
+export * from './security.ts';
+export * from './tenancy.ts';
+export * from './users.ts';

@@ -1,0 +1,101 @@
+import { index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const captchas = pgTable('captchas', {
+  uniqueCode: text().primaryKey(),
+  answer: text().notNull(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+  usedAt: timestamp({ withTimezone: true }),
+});
+
+/** SMS codes sent; also the record the resend wait and daily caps are counted from. */
+export const smsCodes = pgTable(
+  'sms_codes',
+  {
+    id: serial().primaryKey(),
+    mobile: text().notNull(),
+    purpose: text().notNull(),
+    codeHash: text().notNull(),
+    ip: text().notNull().default(''),
+    attempts: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('sms_codes_mobile_idx').on(t.mobile, t.createdAt),
+    index('sms_codes_ip_idx').on(t.ip, t.createdAt),
+  ],
+);
+
+/** Outgoing SMS and e-mail (sandbox providers deliver here; real ones record the attempt). */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: serial().primaryKey(),
+    channel: text().notNull(), // sms | email
+    recipient: text().notNull(),
+    subject: text().notNull().default(''),
+    content: text().notNull(),
+    code: text(),
+    status: text().notNull().default('sent'),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('outbox_created_idx').on(t.createdAt)],
+);
+
+export const qrLogins = pgTable('qr_logins', {
+  id: text().primaryKey(),
+  status: text().notNull().default('waiting'), // waiting | scanned | confirmed | consumed
+  userId: integer(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+});
+
+/** Server key pair for password transport encryption (architecture.md §7); one row, shared by processes. */
+export const serverKeys = pgTable('server_keys', {
+  id: text().primaryKey(),
+  publicKey: text().notNull(),
+  privateKey: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Sandbox partner sign-on tickets (apps 1003, 1014, source 22) and work-app codes. */
+export const ssoTickets = pgTable('sso_tickets', {
+  ticket: text().primaryKey(),
+  kind: text().notNull(), // ticket | token | wecom_code
+  userId: integer(),
+  appId: text().notNull().default(''),
+  payload: jsonb().notNull().default({}),
+  expiresAt: timestamp({ withTimezone: true }).notNull(),
+  usedAt: timestamp({ withTimezone: true }),
+});
+
+export const wecomUsers = pgTable(
+  'wecom_users',
+  {
+    corpId: text().notNull(),
+    qwUserId: text().notNull(),
+    userId: integer(),
+    role: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.corpId, t.qwUserId] })],
+);
+
+export const notices = pgTable('notices', {
+  id: serial().primaryKey(),
+  title: text().notNull(),
+  content: text().notNull(),
+  active: integer().notNull().default(1),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const noticeReads = pgTable(
+  'notice_reads',
+  {
+    noticeId: integer().notNull(),
+    userId: integer().notNull(),
+    readAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.noticeId, t.userId] })],
+);

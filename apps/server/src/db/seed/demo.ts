@@ -1,0 +1,124 @@
+import { MENU } from '@kaipiao/shared';
+import { eq } from 'drizzle-orm';
+import { hashPassword } from '../../lib/crypto.ts';
+import type { Db } from '../client.ts';
+import {
+  authorityRules,
+  clientStores,
+  clients,
+  employeeScopes,
+  employees,
+  notices,
+  orgs,
+  users,
+} from '../schema/index.ts';
+
+export const DEMO = {
+  password: 'Kaipiao@2026',
+  admin: { account: 'kaipiao_admin', nickname: '集团管理员', mobile: '13800000001' },
+  clerk: { account: 'kaipiao_clerk', nickname: '开票员小王', mobile: '13800000002' },
+  software: { name: '杭州云栈软件科技有限公司', taxCode: '91330106MA2KXXXX1A' },
+  hotel: { name: '杭州西湖畔酒店管理有限公司', taxCode: '91330102MA2HXXXX2B' },
+} as const;
+
+// Invoicing clerk: everything except stores management, devices administration and the group.
+const CLERK_URLS = MENU.filter(
+  (m) =>
+    m.area === 'main' &&
+    ![
+      '/group/client-store',
+      '/hotel/group/client-store',
+      '/device-project/account',
+      '/invoice-manage/dispense',
+    ].includes(m.url),
+).map((m) => m.url);
+
+/** Seeds the demo tenant once (README): a group, a software company and a hotel, two logins. */
+export async function seedDemo(db: Db): Promise<boolean> {
+  const existing = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.account, DEMO.admin.account))
+    .limit(1);
+  if (existing.length > 0) return false;
+  await db.transaction(async (tx) => {
+    const year = new Date().getFullYear();
+    const [org] = await tx
+      .insert(orgs)
+      .values({
+        name: '云栈集团',
+        packageCode: 'pro',
+        packageExpiresAt: new Date(`${year + 1}-12-31T16:00:00Z`),
+        bookkeepingExpiresAt: new Date(`${year + 1}-12-31T16:00:00Z`),
+        grayFeatures: ['/receipt-center/bill'],
+      })
+      .returning();
+    const [software] = await tx
+      .insert(clients)
+      .values({
+        orgId: org!.id,
+        name: DEMO.software.name,
+        taxCode: DEMO.software.taxCode,
+        industry: 'general',
+        taxpayerType: 'general',
+        address: '浙江省杭州市西湖区文三路90号',
+        phone: '0571-88886666',
+        bankName: '招商银行杭州分行',
+        bankAccount: '571908765410001',
+        hasWhiteListedTaxAccount: true,
+      })
+      .returning();
+    const [hotel] = await tx
+      .insert(clients)
+      .values({
+        orgId: org!.id,
+        name: DEMO.hotel.name,
+        taxCode: DEMO.hotel.taxCode,
+        industry: 'hotel',
+        taxpayerType: 'small',
+        address: '浙江省杭州市西湖区北山街78号',
+        phone: '0571-87654321',
+        bankName: '中国工商银行杭州西湖支行',
+        bankAccount: '1202021109900012345',
+      })
+      .returning();
+    const stores = await tx
+      .insert(clientStores)
+      .values([
+        { clientId: software!.id, name: '文三路总部', code: 'HQ' },
+        { clientId: software!.id, name: '滨江研发中心', code: 'BJ' },
+        { clientId: software!.id, name: '上海分部', code: 'SH' },
+        { clientId: hotel!.id, name: '北山街店', code: 'BS' },
+        { clientId: hotel!.id, name: '龙井路店', code: 'LJ' },
+      ])
+      .returning();
+    const [rule] = await tx
+      .insert(authorityRules)
+      .values({ orgId: org!.id, name: '开票员', urls: CLERK_URLS })
+      .returning();
+    const passwordHash = await hashPassword(DEMO.password);
+    const [admin] = await tx
+      .insert(users)
+      .values({ ...DEMO.admin, passwordHash, lastOrgId: org!.id })
+      .returning();
+    const [clerk] = await tx
+      .insert(users)
+      .values({ ...DEMO.clerk, passwordHash, lastOrgId: org!.id })
+      .returning();
+    await tx
+      .insert(employees)
+      .values({ orgId: org!.id, userId: admin!.id, role: 'admin', isGroupAdmin: true });
+    const [clerkEmp] = await tx
+      .insert(employees)
+      .values({ orgId: org!.id, userId: clerk!.id, role: 'staff', authorityRuleId: rule!.id })
+      .returning();
+    await tx
+      .insert(employeeScopes)
+      .values({ employeeId: clerkEmp!.id, clientId: software!.id, storeId: stores[0]!.id });
+    await tx.insert(notices).values({
+      title: '开票台商户版升级公告',
+      content: '开票台商户版已全新升级：数电发票开具、批量开票与扫码开票体验全面优化。如有问题请联系客服。',
+    });
+  });
+  return true;
+}

@@ -1,0 +1,119 @@
+import { AUTH_CODE, SMS_RESEND_SECONDS } from '@kaipiao/shared';
+import { and, count, desc, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { smsCodes } from '../../db/schema/index.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { numericCode, sha256 } from '../../lib/crypto.ts';
+import type { SmsProvider } from '../../providers/sms.ts';
+
+export const SMS_LIMITS = {
+  resendSeconds: SMS_RESEND_SECONDS,
+  ttlMinutes: 5,
+  perMobilePerDay: 10,
+  perIpPerDay: 50,
+  maxAttempts: 5,
+} as const;
+
+export type SmsPurpose = 'login' | 'reset_password' | 'bind_mobile' | 'secure_id';
+
+const PURPOSE_TEXT: Record<SmsPurpose, string> = {
+  login: '登录验证',
+  reset_password: '修改密码',
+  bind_mobile: '绑定手机',
+  secure_id: '身份验证',
+};
+
+const startOfDay = () => {
+  // business calendar is Asia/Shanghai (UTC+8, no DST)
+  const now = Date.now() + 8 * 3600_000;
+  return new Date(now - (now % 86_400_000) - 8 * 3600_000);
+};
+
+/**
+ * Sends a 6-digit code. The server enforces the 60 s resend wait and the daily caps per mobile
+ * and per IP (architecture.md §7), whatever the page's countdown says.
+ */
+export async function sendSmsCode(db: Db, sms: SmsProvider, mobile: string, purpose: SmsPurpose, ip: string) {
+  const [last] = await db
+    .select({ createdAt: smsCodes.createdAt })
+    .from(smsCodes)
+    .where(eq(smsCodes.mobile, mobile))
+    .orderBy(desc(smsCodes.createdAt))
+    .limit(1);
+  if (last) {
+    const wait = SMS_LIMITS.resendSeconds - Math.floor((Date.now() - last.createdAt.getTime()) / 1000);
+    if (wait > 0)
+      throw new AppError(AUTH_CODE.SMS_TOO_FREQUENT, `短信发送过于频繁，请${wait}秒后再试`, { number: wait });
+  }
+  const since = startOfDay();
+  const [byMobile] = await db
+    .select({ n: count() })
+    .from(smsCodes)
+    .where(and(eq(smsCodes.mobile, mobile), gt(smsCodes.createdAt, since)));
+  const [byIp] = await db
+    .select({ n: count() })
+    .from(smsCodes)
+    .where(and(eq(smsCodes.ip, ip), gt(smsCodes.createdAt, since)));
+  if ((byMobile?.n ?? 0) >= SMS_LIMITS.perMobilePerDay || (byIp?.n ?? 0) >= SMS_LIMITS.perIpPerDay) {
+    throw new AppError(AUTH_CODE.SMS_DAILY_CAP);
+  }
+  const code = numericCode(6);
+  const [row] = await db
+    .insert(smsCodes)
+    .values({
+      mobile,
+      purpose,
+      ip,
+      codeHash: sha256(`${mobile}:${code}`),
+      expiresAt: new Date(Date.now() + SMS_LIMITS.ttlMinutes * 60_000),
+    })
+    .returning({ id: smsCodes.id });
+  try {
+    await sms.send({
+      mobile,
+      code,
+      content: `【开票台】您的${PURPOSE_TEXT[purpose]}验证码为${code}，${SMS_LIMITS.ttlMinutes}分钟内有效，请勿泄露给他人。`,
+    });
+  } catch {
+    // not delivered: do not count it against the user's wait
+    await db.delete(smsCodes).where(eq(smsCodes.id, row!.id));
+    throw new AppError(AUTH_CODE.SMS_TOO_FREQUENT, '短信发送失败，请稍后重试');
+  }
+  return { number: SMS_LIMITS.resendSeconds };
+}
+
+/** Checks and consumes the newest live code for this mobile and purpose; 5 wrong tries burn it. */
+export async function verifySmsCode(
+  db: Db,
+  mobile: string,
+  purpose: SmsPurpose,
+  code: string,
+): Promise<void> {
+  const [row] = await db
+    .select()
+    .from(smsCodes)
+    .where(
+      and(
+        eq(smsCodes.mobile, mobile),
+        eq(smsCodes.purpose, purpose),
+        isNull(smsCodes.usedAt),
+        gt(smsCodes.expiresAt, new Date()),
+      ),
+    )
+    .orderBy(desc(smsCodes.createdAt))
+    .limit(1);
+  if (!row || row.attempts >= SMS_LIMITS.maxAttempts) throw new AppError(AUTH_CODE.BAD_SMS_CODE);
+  if (row.codeHash !== sha256(`${mobile}:${code}`)) {
+    await db
+      .update(smsCodes)
+      .set({ attempts: row.attempts + 1 })
+      .where(eq(smsCodes.id, row.id));
+    throw new AppError(AUTH_CODE.BAD_SMS_CODE);
+  }
+  const used = await db
+    .update(smsCodes)
+    .set({ usedAt: new Date() })
+    .where(and(eq(smsCodes.id, row.id), isNull(smsCodes.usedAt)))
+    .returning({ id: smsCodes.id });
+  if (used.length === 0) throw new AppError(AUTH_CODE.BAD_SMS_CODE);
+}

@@ -1,0 +1,142 @@
+import { CODE, type MenuEntry, SESSION_CODE, SUMMARY_STORE_ID } from '@kaipiao/shared';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
+import { computeMenu } from '../authority/compute-menu.ts';
+import * as repo from './repo.ts';
+
+export type SessionCtx = {
+  tokenHash: string;
+  userId: number;
+  orgId: number | null;
+  source: string;
+  platform: string;
+  expiresAt: Date;
+};
+
+export type ClientAccess = {
+  clientId: number;
+  orgId: number;
+  industry: string;
+  employeeId: number;
+  isGroupAdmin: boolean;
+  /** null = every store of the business */
+  storeIds: ReadonlySet<number> | null;
+  menu: MenuEntry[];
+  authUrls: ReadonlySet<string>;
+};
+
+// Short TTLs keep the hot path off the database; logout and permission edits call invalidate*.
+const SESSION_TTL_MS = 10_000;
+const ACCESS_TTL_MS = 15_000;
+
+export class AccessService {
+  private readonly sessions = new TtlCache<SessionCtx | null>(SESSION_TTL_MS);
+  private readonly access = new TtlCache<ClientAccess | AppError>(ACCESS_TTL_MS);
+
+  constructor(private readonly db: Db) {}
+
+  async sessionFromToken(token: string | undefined): Promise<SessionCtx> {
+    if (!token) throw new AppError(CODE.UNAUTHORIZED);
+    const tokenHash = sha256(token);
+    let ctx = this.sessions.get(tokenHash);
+    if (ctx === undefined) {
+      const row = await repo.findLiveSession(this.db, tokenHash);
+      ctx = row && {
+        tokenHash,
+        userId: row.userId,
+        orgId: row.orgId,
+        source: row.source,
+        platform: row.platform,
+        expiresAt: row.expiresAt,
+      };
+      this.sessions.set(tokenHash, ctx);
+    }
+    if (!ctx || ctx.expiresAt.getTime() <= Date.now()) throw new AppError(CODE.UNAUTHORIZED);
+    return ctx;
+  }
+
+  /** What the session's user may do for one business (cached briefly). */
+  async clientAccess(session: SessionCtx, clientId: number): Promise<ClientAccess> {
+    const key = `${session.userId}:${session.orgId ?? 0}:${clientId}`;
+    let hit = this.access.get(key);
+    if (hit === undefined) {
+      hit = await this.loadAccess(session, clientId).catch((e: unknown) => {
+        if (e instanceof AppError) return e;
+        throw e;
+      });
+      this.access.set(key, hit);
+    }
+    if (hit instanceof AppError) throw hit;
+    return hit;
+  }
+
+  /** spec §7: the server never trusts client_id / sid — both must be the session's to use. */
+  assertStore(access: ClientAccess, sid: number | undefined): void {
+    if (sid === undefined || sid === SUMMARY_STORE_ID) return;
+    if (access.storeIds === null) {
+      if (!this.knownStores.get(`${access.clientId}`)?.has(sid))
+        throw new AppError(SESSION_CODE.STORE_NOT_PERMITTED);
+      return;
+    }
+    if (!access.storeIds.has(sid)) throw new AppError(SESSION_CODE.STORE_NOT_PERMITTED);
+  }
+
+  private readonly knownStores = new TtlCache<Set<number>>(ACCESS_TTL_MS);
+
+  private async loadAccess(session: SessionCtx, clientId: number): Promise<ClientAccess> {
+    const found = await repo.findClient(this.db, clientId);
+    if (!found || (session.orgId !== null && found.client.orgId !== session.orgId)) {
+      throw new AppError(SESSION_CODE.CLIENT_NOT_PERMITTED);
+    }
+    const { client, org } = found;
+    const emp = await repo.findEmployee(this.db, session.userId, client.orgId);
+    if (!emp) throw new AppError(SESSION_CODE.CLIENT_NOT_PERMITTED);
+    const isAdmin = emp.employee.isGroupAdmin || emp.employee.role === 'admin';
+    let storeIds: Set<number> | null = null;
+    if (!isAdmin) {
+      const scopes = await repo.listScopes(this.db, emp.employee.id, clientId);
+      if (scopes.length === 0) throw new AppError(SESSION_CODE.CLIENT_NOT_PERMITTED);
+      storeIds = scopes.some((s) => s.storeId === 0) ? null : new Set(scopes.map((s) => s.storeId));
+    }
+    const stores = await repo.listActiveStores(this.db, clientId);
+    this.knownStores.set(`${clientId}`, new Set(stores.map((s) => s.id)));
+    const now = Date.now();
+    const menu = computeMenu({
+      industry: client.industry,
+      packageCode: org.packageCode,
+      packageActive:
+        org.packageCode !== 'none' && (!org.packageExpiresAt || org.packageExpiresAt.getTime() > now),
+      bookkeepingActive: !org.bookkeepingExpiresAt || org.bookkeepingExpiresAt.getTime() > now,
+      grayFeatures: org.grayFeatures,
+      whiteListed: client.hasWhiteListedTaxAccount,
+      isGroupAdmin: emp.employee.isGroupAdmin,
+      ruleUrls: isAdmin ? null : new Set(emp.ruleUrls ?? []),
+    });
+    return {
+      clientId,
+      orgId: client.orgId,
+      industry: client.industry,
+      employeeId: emp.employee.id,
+      isGroupAdmin: emp.employee.isGroupAdmin,
+      storeIds,
+      menu,
+      authUrls: new Set(menu.filter((m) => m.is_auth === 1).map((m) => m.url)),
+    };
+  }
+
+  forgetSession(tokenHash: string): void {
+    this.sessions.delete(tokenHash);
+  }
+
+  forgetUser(userId: number): void {
+    this.access.deleteWhere((k) => k.startsWith(`${userId}:`));
+  }
+
+  forgetAll(): void {
+    this.sessions.clear();
+    this.access.clear();
+    this.knownStores.clear();
+  }
+}

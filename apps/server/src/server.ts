@@ -1,0 +1,68 @@
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from './app.ts';
+import { loadEnv } from './config/env.ts';
+import { connectDb, runMigrations } from './db/client.ts';
+import { startEmbeddedPostgres } from './db/embedded.ts';
+import { seedDemo } from './db/seed/demo.ts';
+
+const env = loadEnv();
+
+async function ensureDatabase(adminUrl: string, name: string) {
+  const c = new pg.Client(adminUrl);
+  await c.connect();
+  const { rowCount } = await c.query('select 1 from pg_database where datname = $1', [name]);
+  if (!rowCount) await c.query(`create database ${name}`);
+  await c.end();
+}
+
+async function main() {
+  let stopDb: (() => Promise<void>) | null = null;
+  let url = env.DATABASE_URL;
+  if (!url) {
+    const { cluster } = await startEmbeddedPostgres(path.join(env.dataDir, 'postgres'));
+    stopDb = cluster.stop;
+    await ensureDatabase(cluster.url('postgres'), 'kaipiao');
+    url = cluster.url('kaipiao');
+    console.log(`[kaipiao] embedded PostgreSQL on port ${cluster.port}, data in ${env.dataDir}`);
+  }
+  const dbHandle = connectDb(url);
+  await runMigrations(dbHandle);
+  if (env.KAIPIAO_SEED === 'demo') {
+    const seeded = await seedDemo(dbHandle.db);
+    if (seeded) console.log('[kaipiao] demo tenant seeded');
+  }
+  const app = await buildApp({
+    env,
+    dbHandle,
+    logger: { level: env.LOG_LEVEL, transport: undefined },
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`[kaipiao] ${signal}: shutting down`);
+    await app.close().catch(() => undefined);
+    await dbHandle.close().catch(() => undefined);
+    if (stopDb) await stopDb().catch(() => undefined);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: env.PORT, host: env.HOST });
+  const port = (app.server.address() as { port: number }).port;
+  console.log(`
+[kaipiao] 开票台 is running: http://localhost:${port}/
+[kaipiao] demo logins (password Kaipiao@2026):
+            kaipiao_admin  集团管理员 · 全部企业      mobile 13800000001
+            kaipiao_clerk  开票员 · 一个企业一个门店   mobile 13800000002
+${env.KAIPIAO_FIXED_CAPTCHA ? `[kaipiao] picture code fixed to ${env.KAIPIAO_FIXED_CAPTCHA}` : '[kaipiao] SMS codes (sandbox): GET /v3/dev/outbox'}
+`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

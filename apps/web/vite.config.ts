@@ -1,0 +1,19 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const server = 'http://localhost:8080';
+const proxy = {
+  '/v3': server,
+  '/v1': server,
+  '/sandbox': server,
+  '/ws': { target: server, ws: true },
+};
+
+export default defineConfig({
+  plugins: [react()],
+  // one React for every package, even if the workspace install nests a second copy
+  resolve: { dedupe: ['react', 'react-dom'] },
+  server: { port: 5173, proxy },
+  preview: { port: 4173, proxy },
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+});

@@ -1,0 +1,42 @@
+// Envelope codes (architecture.md §3). 0 success; 401/403/10688/10000 are the spec's (spec §8);
+// the rest are ours, grouped per domain so no single enum grows without bound.
+export const CODE = {
+  OK: 0,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  CHANNEL: 10000,
+  SWITCH_STORE: 10688,
+  VALIDATION: 10001,
+  NOT_FOUND: 10004,
+  RATE_LIMITED: 10029,
+  INTERNAL: 10500,
+} as const;
+
+export const AUTH_CODE = {
+  BAD_CAPTCHA: 11001,
+  BAD_CREDENTIALS: 11002,
+  ACCOUNT_LOCKED: 11003,
+  SMS_TOO_FREQUENT: 11004,
+  SMS_DAILY_CAP: 11005,
+  BAD_SMS_CODE: 11006,
+  MFA_REQUIRED: 11007,
+  MOBILE_MISMATCH: 11008,
+  PASSWORD_SAME_AS_OLD: 11009,
+  QR_EXPIRED: 11011,
+  TICKET_INVALID: 11012,
+  BAD_PASSWORD_CIPHER: 11013,
+  PASSWORD_RULE: 11014,
+  ACCOUNT_DISABLED: 11015,
+  WECOM_CODE_INVALID: 40029,
+} as const;
+
+export const SESSION_CODE = {
+  ORG_NOT_PERMITTED: 12001,
+  CLIENT_NOT_PERMITTED: 12002,
+  STORE_NOT_PERMITTED: 12003,
+  SUMMARY_READ_ONLY: 12004,
+} as const;
+
+export const DEV_CODE = {
+  DEV_ONLY: 19001,
+} as const;

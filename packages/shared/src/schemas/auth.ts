@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { flag, mobileSchema, pictureCodeSchema, smsCodeSchema } from './common.ts';
+
+export const pictureCodeResponseSchema = z.object({ picture: z.string(), unique_code: z.string() });
+export const publicKeyResponseSchema = z.object({ key_id: z.string(), public_key: z.string() });
+
+/** Password fields travel RSA-OAEP encrypted with the server's public key (architecture.md §7). */
+export const passwordCipher = z.string().min(16).max(2048);
+
+export const accountLoginBodySchema = z.object({
+  account: z.string().trim().min(1).max(64),
+  password: passwordCipher,
+  picture_code: pictureCodeSchema,
+  unique_code: z.string().min(1).max(64),
+  secure_id: z.string().max(128).optional(),
+});
+
+export const userInfoSchema = z.object({
+  user_id: z.number(),
+  account: z.string(),
+  nickname: z.string(),
+  mobile: z.string(),
+  plain_mobile: z.string(),
+  need_contract: z.number(),
+  tax_rate_change_tips: z.number(),
+  is_weak_password: flag,
+  password_expired: flag,
+  source: z.string(),
+  platform: z.string(),
+  org_id: z.number().nullable(),
+});
+export type UserInfo = z.infer<typeof userInfoSchema>;
+
+export const loginResponseSchema = z.object({
+  token: z.string(),
+  expires_in: z.number(),
+  secure_id: z.string().optional(),
+  user: userInfoSchema,
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const mfaCheckBodySchema = z.object({
+  account: z.string().trim().min(1).max(64),
+  secure_id: z.string().max(128).optional(),
+});
+export const mfaCheckResponseSchema = z.object({ need_verify: flag });
+
+export const smsSendResponseSchema = z.object({ number: z.number() });
+export const regSmsBodySchema = z.object({
+  mobile: mobileSchema,
+  picture_code: pictureCodeSchema,
+  unique_code: z.string().min(1).max(64),
+});
+export const sendSmsBodySchema = z.object({
+  mobile: mobileSchema.optional(),
+  type: z.enum(['reset_password', 'login', 'bind_mobile']),
+  picture_code: pictureCodeSchema,
+  unique_code: z.string().min(1).max(64),
+});
+
+export const mfaLoginBodySchema = z.object({
+  account: z.string().trim().min(1).max(64),
+  password: passwordCipher,
+  mobile: mobileSchema,
+  sms_code: smsCodeSchema,
+  secure_id: z.string().max(128).optional(),
+});
+
+export const checkSecureIdBodySchema = z
+  .object({
+    token: z.string().max(256).optional(),
+    ticket: z.string().max(256).optional(),
+    app_id: z.string().max(16).optional(),
+    secure_id: z.string().max(128).optional(),
+  })
+  .refine((b) => Boolean(b.token) !== Boolean(b.ticket), { message: '缺少登录凭证' });
+export const checkSecureIdResponseSchema = z.object({
+  auth_status: z.union([z.literal(1), z.literal(2)]),
+  token: z.string().optional(),
+  mobile: z.string().optional(),
+  source: z.string(),
+  user: userInfoSchema.optional(),
+});
+
+export const verifySecureIdMobileBodySchema = z.object({
+  sms_captcha: smsCodeSchema,
+  mobile: mobileSchema,
+  token: z.string().max(256).optional(),
+  ticket: z.string().max(256).optional(),
+  app_id: z.string().max(16).optional(),
+});
+export const verifySecureIdMobileResponseSchema = z.object({
+  token: z.string(),
+  secure_id: z.string(),
+  source: z.string(),
+  user: userInfoSchema,
+});
+
+export const qrCodeResponseSchema = z.object({
+  qr_id: z.string(),
+  qr_code: z.string(),
+  expires_in: z.number(),
+});
+export const loginStatusQuerySchema = z.object({ qr_id: z.string().min(1).max(64) });
+export const loginStatusResponseSchema = z.object({
+  status: z.enum(['waiting', 'scanned', 'confirmed', 'expired']),
+  token: z.string().optional(),
+  user: userInfoSchema.optional(),
+});
+
+export const logoutResponseSchema = z.object({ redirect_url: z.string().nullable() });
+
+export const resetPasswordBodySchema = z.object({
+  mobile_code: smsCodeSchema,
+  new_password: passwordCipher,
+  password_confirm: passwordCipher,
+});
+
+export const wecomLoginBodySchema = z.object({
+  code: z.string().min(1).max(128),
+  appid: z.string().max(64).optional(),
+});
+export const wecomLoginResponseSchema = z.object({
+  corp_id: z.string(),
+  qw_user_id: z.string(),
+  is_register: flag,
+  role: z.number(),
+  token: z.string().optional(),
+  user: userInfoSchema.optional(),
+});

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { MSG } from '../validation/messages.ts';
+import { PATTERNS } from '../validation/patterns.ts';
+
+export const mobileSchema = z.string().regex(PATTERNS.mobile, MSG.MOBILE_REQUIRED);
+export const smsCodeSchema = z.string().regex(PATTERNS.smsCode, MSG.SMS_CODE_REQUIRED);
+export const pictureCodeSchema = z.string().regex(PATTERNS.pictureCode, MSG.PICTURE_CODE);
+export const flag = z.union([z.literal(0), z.literal(1)]);
+
+/** Envelope every response uses (architecture.md §3). */
+export type Envelope<T> = { code: number; message: string; data: T };
+export const envelopeOf = <T extends z.ZodType>(data: T) =>
+  z.object({ code: z.number(), message: z.string(), data });
+
+/** Business scope every tenant call carries (spec §7). */
+export const scopeQuerySchema = z.object({
+  client_id: z.coerce.number().int().positive().optional(),
+  sid: z.coerce.number().int().optional(),
+});
+export const okSchema = z.null();

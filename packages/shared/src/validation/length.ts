@@ -1,0 +1,20 @@
+// spec §5 length rule: non-Latin characters count 2, whitespace trimmed.
+export function displayLength(value: string): number {
+  let n = 0;
+  for (const ch of value.trim()) n += /[\u0000-\u00ff]/.test(ch) ? 1 : 2;
+  return n;
+}
+
+export type LengthRule = { required?: boolean; min?: number; max?: number };
+
+export function checkLength(
+  value: string | undefined | null,
+  rule: LengthRule,
+): 'required' | 'min' | 'max' | null {
+  const v = (value ?? '').trim();
+  if (!v) return rule.required ? 'required' : null;
+  const n = displayLength(v);
+  if (rule.min !== undefined && n < rule.min) return 'min';
+  if (rule.max !== undefined && n > rule.max) return 'max';
+  return null;
+}
