@@ -12,6 +12,7 @@ import { authorityRoutes } from './modules/authority/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { AccessService } from './modules/session/access.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
+import { storeRoutes } from './modules/stores/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -60,6 +61,7 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(sessionRoutes);
   await app.register(authorityRoutes);
   await app.register(systemRoutes);
+  await app.register(storeRoutes);
   if (!opts.env.isProduction) await app.register(devRoutes);
 
   // The built console: static assets, and index.html for every client-side route.

@@ -8,8 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** 'public' skips the session; default is 'session' */
     auth?: 'public' | 'session';
-    /** permission url (spec §6): the call is refused when the menu would hide it */
-    menu?: string;
+    /** permission url(s) (spec §6): the call is refused unless one of them is authorised */
+    menu?: string | readonly string[];
     /** 'specific' refuses the all-stores summary (-1) with 10688 */
     store?: 'specific';
   }
@@ -66,7 +66,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     }
     if (cfg.menu) {
       if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
-      if (!req.access.authUrls.has(cfg.menu)) throw new AppError(CODE.FORBIDDEN);
+      const urls = typeof cfg.menu === 'string' ? [cfg.menu] : cfg.menu;
+      if (!urls.some((u) => req.access!.authUrls.has(u))) throw new AppError(CODE.FORBIDDEN);
     }
     if (cfg.store === 'specific' && (req.sid === null || req.sid === SUMMARY_STORE_ID)) {
       throw new AppError(CODE.SWITCH_STORE);

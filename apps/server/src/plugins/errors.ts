@@ -22,13 +22,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
           .replace(/\//g, '.'),
         message: v.message ?? messageFor(CODE.VALIDATION),
       }));
-      return reply
-        .status(200)
-        .send({
-          code: CODE.VALIDATION,
-          message: errors[0]?.message ?? messageFor(CODE.VALIDATION),
-          data: { errors },
-        });
+      return reply.status(200).send({
+        code: CODE.VALIDATION,
+        message: errors[0]?.message ?? messageFor(CODE.VALIDATION),
+        data: { errors },
+      });
     }
     const status = err.statusCode ?? 500;
     if (status >= 500) req.log.error({ err }, 'request failed');

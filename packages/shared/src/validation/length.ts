@@ -1,7 +1,7 @@
 // spec §5 length rule: non-Latin characters count 2, whitespace trimmed.
 export function displayLength(value: string): number {
   let n = 0;
-  for (const ch of value.trim()) n += /[\u0000-\u00ff]/.test(ch) ? 1 : 2;
+  for (const ch of value.trim()) n += (ch.codePointAt(0) ?? 0) <= 0xff ? 1 : 2;
   return n;
 }
 

@@ -1,0 +1,88 @@
+import { constants, publicEncrypt, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
+import { type App, buildApp } from '../src/app.ts';
+import { loadEnv } from '../src/config/env.ts';
+import { connectDb, type DbHandle } from '../src/db/client.ts';
+import { DEMO, seedDemo } from '../src/db/seed/demo.ts';
+
+export { DEMO };
+
+/** A fresh database cloned from the migrated template, and the app on it (fastify/demo test/helper.ts). */
+export async function buildTestApp(opts: { seed?: boolean; env?: Record<string, string> } = {}) {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client(adminUrl);
+  await admin.connect();
+  await admin.query(`create database ${name} template kaipiao_template`);
+  await admin.end();
+  const dbHandle: DbHandle = connectDb(adminUrl.replace(/\/[^/]*$/, `/${name}`), 5);
+  if (opts.seed !== false) await seedDemo(dbHandle.db);
+  const env = loadEnv({ ...process.env, NODE_ENV: 'test', KAIPIAO_FIXED_CAPTCHA: '1234', ...opts.env });
+  const app = await buildApp({ env, dbHandle });
+  await app.ready();
+  afterAll(async () => {
+    await app.close();
+    await dbHandle.close();
+    const a = new pg.Client(adminUrl);
+    await a.connect();
+    await a.query(`drop database if exists ${name} with (force)`);
+    await a.end();
+  });
+  return { app, db: dbHandle.db, pool: dbHandle.pool };
+}
+
+export type Json = { code: number; message: string; data: any };
+
+export async function call(
+  app: App,
+  method: 'GET' | 'POST',
+  url: string,
+  opts: { token?: string; body?: unknown } = {},
+) {
+  const res = await app.inject({
+    method,
+    url,
+    headers: opts.token ? { 'access-token': opts.token } : {},
+    payload: opts.body as object | undefined,
+  });
+  return { status: res.statusCode, json: res.json() as Json };
+}
+
+export async function encryptPassword(app: App, password: string): Promise<string> {
+  const key = (await call(app, 'GET', '/v3/user/public-key')).json.data;
+  const cipher = publicEncrypt(
+    { key: key.public_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(password),
+  );
+  return `${key.key_id}.${cipher.toString('base64')}`;
+}
+
+export async function pictureCode(app: App): Promise<string> {
+  return (await call(app, 'GET', '/v3/user/picture-code')).json.data.unique_code;
+}
+
+/** Logs a demo account in through the real endpoint; returns the token. */
+export async function login(app: App, account: string, password: string = DEMO.password): Promise<string> {
+  const res = await call(app, 'POST', '/v3/user/account-login', {
+    body: {
+      account,
+      password: await encryptPassword(app, password),
+      picture_code: '1234',
+      unique_code: await pictureCode(app),
+    },
+  });
+  if (res.json.code !== 0) throw new Error(`login failed: ${JSON.stringify(res.json)}`);
+  return res.json.data.token;
+}
+
+/** The demo ids, looked up rather than assumed. */
+export async function demoIds(app: App, token: string) {
+  const clients = (await call(app, 'POST', '/v3/user/client-list', { token, body: {} })).json.data as Array<{
+    client_id: number;
+    tax_code: string;
+  }>;
+  const software = clients.find((c) => c.tax_code === DEMO.software.taxCode)!;
+  const hotel = clients.find((c) => c.tax_code === DEMO.hotel.taxCode);
+  return { software: software.client_id, hotel: hotel?.client_id };
+}

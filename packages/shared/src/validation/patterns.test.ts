@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { isWeakPassword, maskPhone, PATTERNS } from './patterns.ts';
+
+type Case = [string, boolean];
+const table: Record<keyof typeof PATTERNS, Case[]> = {
+  account: [
+    ['kaipiao_clerk', true],
+    ['12345678', false],
+    ['abc1234', false],
+    ['a'.repeat(20), true],
+    ['a'.repeat(21), false],
+  ],
+  accountName: [
+    ['kaipiao01', true],
+    ['123456789', false],
+    ['a'.repeat(16), false],
+  ],
+  email: [
+    ['clerk@example.com', true],
+    ['a.b+c@mail.co.cn', true],
+    ['clerk@', false],
+    ['@x.com', false],
+    ['a b@x.com', false],
+  ],
+  password: [
+    ['Kaipiao@2026', true],
+    ['abcdefgh', false],
+    ['12345678', false],
+    ['abcd1234', true],
+    ['ABCD!@#$', true],
+    ['Ab1!', false],
+    ['Abcdefgh12345678901', false],
+    ['Abc 12345', false],
+  ],
+  mobile: [
+    ['13800000001', true],
+    ['23800000001', false],
+    ['1380000000', false],
+    ['138000000011', false],
+  ],
+  landline: [
+    ['0571-88886666', true],
+    ['88886666', true],
+    ['057188886666', true],
+    ['0571-88886666-123', true],
+    ['123', false],
+  ],
+  taxCode: [
+    ['91330106MA2KXXXX1A', true],
+    ['330106123456789', true],
+    ['91330106MA2KXXXX1A01', true],
+    ['91330106ma2kxxxx1a', false],
+    ['9133010', false],
+  ],
+  bankAccount: [
+    ['6222021234567890123', true],
+    ['', false],
+    ['1'.repeat(31), false],
+    ['6222-0212', false],
+  ],
+  enterprisePhone: [
+    ['0571-88886666', true],
+    ['1234567', true],
+    ['-1234567', false],
+    ['123456', false],
+  ],
+  identityCard: [
+    ['11010519491231002X', true],
+    ['110105194912310021', true],
+    ['11010519491331002X', false],
+    ['1101051949123100', false],
+  ],
+  smsCode: [
+    ['123456', true],
+    ['12345', false],
+    ['12345a', false],
+  ],
+  pictureCode: [
+    ['a1B2', true],
+    ['abc', false],
+    ['abcde', false],
+  ],
+};
+
+describe('PATTERNS (spec §5)', () => {
+  for (const [name, cases] of Object.entries(table)) {
+    it.each(cases)(`${name}: %s → %s`, (value, expected) => {
+      expect(PATTERNS[name as keyof typeof PATTERNS].test(value)).toBe(expected);
+    });
+  }
+});
+
+describe('maskPhone', () => {
+  it('shows the first 3 and last 4 digits', () => {
+    expect(maskPhone('13800000002')).toBe('138****0002');
+  });
+  it('leaves values too short to mask', () => {
+    expect(maskPhone('12345')).toBe('12345');
+  });
+});
+
+describe('isWeakPassword', () => {
+  it.each([
+    ['abcd1234', true],
+    ['aaaaaaa1', true],
+    ['Kaipiao@2026', false],
+    ['Kaipiao2026', false],
+    ['Kaaaaa@2026', true],
+  ])('%s → %s', (pw, weak) => {
+    expect(isWeakPassword(pw)).toBe(weak);
+  });
+});
