@@ -50,7 +50,14 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
   app.addHook('preHandler', async (req) => {
     const cfg = req.routeOptions.config;
-    if (!req.routeOptions.url || cfg.auth === 'public') return;
+    // only the API needs a session; the console's static files and pages are public
+    const path = req.routeOptions.url;
+    if (
+      !path ||
+      cfg.auth === 'public' ||
+      !(path.startsWith('/v3/') || path.startsWith('/v1/') || path.startsWith('/ws'))
+    )
+      return;
     const session = await app.accessService.sessionFromToken(readToken(req));
     req.session = session;
 

@@ -1,0 +1,69 @@
+import { MSG } from '@kaipiao/shared/validation/messages';
+import {
+  ADMIN,
+  expect,
+  FIXED_CAPTCHA,
+  lastOutboxId,
+  readSmsCode,
+  SOFTWARE,
+  scopeLink,
+  settle,
+  submitLogin,
+  test,
+} from '../fixtures.ts';
+
+test.describe('two-factor login (phone-verification dialog)', () => {
+  test('kaipiao_admin verifies the phone with the SMS code from the outbox', async ({ page }) => {
+    await submitLogin(page, ADMIN.account);
+    const dialog = page.getByRole('dialog', { name: '手机号验证' });
+    await expect(dialog).toBeVisible();
+
+    // spec §5: the rules and their messages
+    await dialog.getByRole('button', { name: '确定', exact: true }).click();
+    await expect(dialog.getByText(MSG.PICTURE_CODE)).toBeVisible();
+    await expect(dialog.getByText(MSG.MOBILE_REQUIRED)).toBeVisible();
+    await expect(dialog.getByText(MSG.SMS_CODE_REQUIRED)).toBeVisible();
+
+    // sending needs a valid picture code and mobile: nothing reaches the outbox
+    const before = await lastOutboxId(page.request, ADMIN.mobile);
+    await dialog.getByPlaceholder('手机号', { exact: true }).fill('1380000');
+    await dialog.getByRole('button', { name: MSG.GET_SMS_CODE }).click();
+    await expect(dialog.getByText(MSG.MOBILE_REQUIRED)).toBeVisible();
+    expect(await lastOutboxId(page.request, ADMIN.mobile)).toBe(before);
+
+    await dialog.getByPlaceholder('验证码', { exact: true }).fill(FIXED_CAPTCHA);
+    await dialog.getByPlaceholder('手机号', { exact: true }).fill(ADMIN.mobile);
+    await dialog.getByRole('button', { name: MSG.GET_SMS_CODE }).click();
+    // the 60 s resend countdown
+    await expect(dialog.getByRole('button', { name: /^\d+s后重试$/ })).toBeDisabled();
+    const code = await readSmsCode(page.request, ADMIN.mobile, { after: before });
+
+    await dialog.getByPlaceholder('短信验证码', { exact: true }).fill(code);
+    await dialog.getByRole('button', { name: '确定', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    // the group administrator has two businesses: the app asks which one
+    await expect(page).toHaveURL(/\/user\/switch-store/);
+    await expect(page.getByText('选择企业和门店')).toBeVisible();
+
+    await page.getByRole('button', { name: SOFTWARE.name }).click();
+    await page.getByRole('button', { name: /^文三路总部/ }).click();
+    await expect(page).toHaveURL(/\/home\/index$/);
+    await settle(page);
+    await expect(scopeLink(page, SOFTWARE.name, '文三路总部')).toBeVisible();
+    // group authority: the group-management link is in the top bar
+    await expect(page.getByRole('link', { name: '集团管理' })).toBeVisible();
+  });
+
+  test('cancel returns to login keeping taxCode, source and targetModule', async ({ page }) => {
+    const query = `taxCode=${SOFTWARE.taxCode}&source=9&targetModule=invoice&other=dropped`;
+    await submitLogin(page, ADMIN.account, { path: `/user/login?${query}` });
+    const dialog = page.getByRole('dialog', { name: '手机号验证' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: '取消', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(
+      new RegExp(`/user/login\\?taxCode=${SOFTWARE.taxCode}&source=9&targetModule=invoice$`),
+    );
+    await expect(page.getByRole('button', { name: '登录', exact: true })).toBeVisible();
+  });
+});

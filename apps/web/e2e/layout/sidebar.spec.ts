@@ -1,0 +1,33 @@
+import { CLERK, expect, loginAs, test } from '../fixtures.ts';
+
+test.describe('sidebar', () => {
+  test('collapses, and stays collapsed after a reload', async ({ page }) => {
+    await loginAs(page, CLERK.account);
+    const sider = page.getByRole('complementary');
+    await expect.poll(async () => (await sider.boundingBox())?.width).toBe(200);
+
+    await page.getByRole('button', { name: '收起菜单' }).click();
+    await expect(page.getByRole('button', { name: '展开菜单' })).toBeVisible();
+    await expect.poll(async () => (await sider.boundingBox())?.width).toBeLessThan(100);
+
+    await page.reload();
+    await expect(page.getByRole('button', { name: '展开菜单' })).toBeVisible();
+    await expect.poll(async () => (await sider.boundingBox())?.width).toBeLessThan(100);
+
+    await page.getByRole('button', { name: '展开菜单' }).click();
+    await expect.poll(async () => (await sider.boundingBox())?.width).toBe(200);
+    await page.reload();
+    await expect(page.getByRole('button', { name: '收起菜单' })).toBeVisible();
+  });
+
+  test('the logo returns home and the active menu item is green', async ({ page }) => {
+    await loginAs(page, CLERK.account);
+    await page.getByRole('menuitem', { name: '购方抬头' }).click();
+    await expect(page).toHaveURL(/\/device-project\/title$/);
+    const active = page.getByRole('menuitem', { name: '购方抬头' });
+    // antd's green, #52c41a (spec §2: active menu green)
+    await expect(active).toHaveCSS('background-color', 'rgb(82, 196, 26)');
+    await page.getByRole('link', { name: '开票台首页' }).click();
+    await expect(page).toHaveURL(/\/home\/index$/);
+  });
+});

@@ -1,0 +1,34 @@
+import { CLERK, expect, loginAs, test } from '../fixtures.ts';
+
+test.describe('page tabs', () => {
+  test('one tab per visited page; closing a tab, and closing the active one', async ({ page }) => {
+    await loginAs(page, CLERK.account);
+    const tabs = page.getByRole('tablist', { name: '页面标签' });
+    await expect(tabs.getByRole('tab')).toHaveText(['首页']);
+
+    await page.getByRole('menuitem', { name: '查询统计' }).click();
+    await page.getByRole('menuitem', { name: '开票统计' }).click();
+    await expect(page).toHaveURL(/\/query\/invoice-stat$/);
+    await page.getByRole('menuitem', { name: '购方抬头' }).click();
+    await expect(page).toHaveURL(/\/device-project\/title$/);
+    await expect(tabs.getByRole('tab')).toHaveText(['首页', '开票统计', '购方抬头']);
+    await expect(tabs.getByRole('tab', { name: '购方抬头' })).toHaveAttribute('aria-selected', 'true');
+
+    // a visited page again: no second tab
+    await page.getByRole('menuitem', { name: '开票统计' }).click();
+    await expect(tabs.getByRole('tab')).toHaveCount(3);
+
+    await tabs.getByRole('tab', { name: '首页' }).click();
+    await expect(page).toHaveURL(/\/home\/index$/);
+    await tabs.getByRole('button', { name: '关闭购方抬头' }).click();
+    await expect(tabs.getByRole('tab')).toHaveText(['首页', '开票统计']);
+    await expect(page).toHaveURL(/\/home\/index$/);
+
+    await tabs.getByRole('tab', { name: '开票统计' }).click();
+    await expect(page).toHaveURL(/\/query\/invoice-stat$/);
+    await tabs.getByRole('button', { name: '关闭开票统计' }).click();
+    await expect(tabs.getByRole('tab')).toHaveText(['首页']);
+    await expect(page).toHaveURL(/\/home\/index$/);
+    await expect(page.getByRole('heading', { name: '首页', level: 1 })).toBeVisible();
+  });
+});

@@ -1,0 +1,64 @@
+import { SIDEBAR_WIDTH } from '@kaipiao/shared/constants/menu';
+import { Layout } from 'antd';
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router';
+import { PageTabs } from '../../../components/page-tabs/page-tabs.tsx';
+import { useAccess } from '../../../features/menu/access-context.tsx';
+import { useLayoutStore } from '../../../stores/layout-store.ts';
+import { useTabsStore } from '../../../stores/tabs-store.ts';
+import { useCurrentRoute } from '../use-current-route.ts';
+import { BrowserHint } from './browser-hint.tsx';
+import styles from './console.module.css';
+import { ConsoleEffects } from './console-effects.tsx';
+import { KeepAliveOutlet } from './keep-alive-outlet.tsx';
+import { PageHeader } from './page-header.tsx';
+import { RefreshButton } from './refresh-button.tsx';
+import { SideMenu } from './side-menu.tsx';
+import { TopBar } from './top-bar.tsx';
+
+/** spec §2 Layout: sidebar, top bar, page tabs, page header and the page itself. */
+export function ConsoleShell() {
+  const collapsed = useLayoutStore((s) => s.collapsed);
+  const route = useCurrentRoute();
+  const { pathname } = useLocation();
+  const area = route?.layout === 'group' ? 'group' : 'main';
+  const openTab = useTabsStore((s) => s.open);
+  const access = useAccess();
+
+  // a tab for every visited titled page the user may open (forbidden ones go to /403)
+  useEffect(() => {
+    if (route?.title && pathname !== '/' && access.of(route.path).visible) {
+      openTab({ path: pathname, name: route.title });
+    }
+  }, [route, pathname, openTab, access]);
+
+  return (
+    <Layout className={styles.shell}>
+      <Layout.Sider
+        width={SIDEBAR_WIDTH}
+        collapsedWidth={64}
+        collapsed={collapsed}
+        trigger={null}
+        className={styles.sider}
+      >
+        <Link to="/home/index" className={styles.logo} aria-label="开票台首页">
+          <span className={styles.logoMark}>票</span>
+          {!collapsed && <span className={styles.logoText}>开票台</span>}
+        </Link>
+        <SideMenu area={area} route={route} />
+      </Layout.Sider>
+      <Layout className={styles.main}>
+        <TopBar area={area} />
+        <BrowserHint />
+        <PageTabs activePath={pathname} extra={<RefreshButton path={pathname} />} />
+        <Layout.Content className={styles.content}>
+          <PageHeader route={route} />
+          <div className={styles.page}>
+            <KeepAliveOutlet route={route} />
+          </div>
+        </Layout.Content>
+      </Layout>
+      <ConsoleEffects />
+    </Layout>
+  );
+}

@@ -1,0 +1,94 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { PageLoading } from '../components/lite/page-loading.tsx';
+import { configureApi } from '../lib/api.ts';
+import { GuestOnly, RequireAuth } from './guards/auth-guards.tsx';
+import { RequireBusiness } from './guards/require-business.tsx';
+import { RootRoute, RouteError } from './root-route.tsx';
+import {
+  type AppRoute,
+  BLANK_ROUTES,
+  CONSOLE_ROUTES,
+  GROUP_HOME,
+  MOBILE_ROUTES,
+  USER_ROUTES,
+} from './route-config.tsx';
+
+// Derived from the route table. Every page and layout is a lazy chunk; the login page loads no
+// antd at all (the other pages get it from the AntdLayout route).
+export type RouteHandle = { route: AppRoute };
+
+function toRoute(def: AppRoute): RouteObject {
+  return {
+    path: def.path,
+    handle: { route: def } satisfies RouteHandle,
+    lazy: async () => ({ Component: (await def.page()).default }),
+  };
+}
+
+const isLogin = (r: AppRoute) => r.path.startsWith('/user/login');
+const antdLayout = async () => ({ Component: (await import('../lib/antd/provider.tsx')).AntdLayout });
+const consoleLayout = async () => ({
+  Component: (await import('./layouts/console-layout.tsx')).ConsoleLayout,
+});
+const mobileLayout = async () => ({ Component: (await import('./layouts/mobile-layout.tsx')).MobileLayout });
+const rootRedirect = async () => ({
+  Component: (await import('./layouts/console/root-redirect.tsx')).RootRedirect,
+});
+
+const otherUserRoutes = USER_ROUTES.filter((r) => !isLogin(r));
+
+export const routes: RouteObject[] = [
+  {
+    Component: RootRoute,
+    ErrorBoundary: RouteError,
+    HydrateFallback: PageLoading,
+    children: [
+      { Component: GuestOnly, children: USER_ROUTES.filter(isLogin).map(toRoute) },
+      { path: '/huo-dong', element: <Navigate to="/huo-dong/op-loan" replace /> },
+      {
+        lazy: antdLayout,
+        children: [
+          ...otherUserRoutes.filter((r) => r.public).map(toRoute),
+          ...BLANK_ROUTES.filter((r) => r.public).map(toRoute),
+          {
+            Component: RequireAuth,
+            children: [
+              ...otherUserRoutes.filter((r) => !r.public).map(toRoute),
+              ...BLANK_ROUTES.filter((r) => !r.public).map(toRoute),
+              {
+                Component: RequireBusiness,
+                children: [
+                  {
+                    lazy: consoleLayout,
+                    children: [
+                      { index: true, lazy: rootRedirect },
+                      { path: '/group', element: <Navigate to={GROUP_HOME} replace /> },
+                      ...CONSOLE_ROUTES.map(toRoute),
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      {
+        Component: RequireAuth,
+        children: [
+          {
+            Component: RequireBusiness,
+            children: [{ lazy: mobileLayout, children: MOBILE_ROUTES.map(toRoute) }],
+          },
+        ],
+      },
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
+
+configureApi({
+  navigate: (to) => void router.navigate(to),
+  currentPath: () => `${router.state.location.pathname}${router.state.location.search}`,
+});

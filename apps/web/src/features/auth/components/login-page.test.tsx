@@ -1,0 +1,60 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { LoginPage } from './login-page.tsx';
+
+const PICTURE = 'data:image/svg+xml;base64,PHN2Zy8+';
+
+function envelope(data: unknown) {
+  return new Response(JSON.stringify({ code: 0, message: 'ok', data }), {
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+function renderLogin(url = '/user/login') {
+  const router = createMemoryRouter([{ path: '/user/login', element: <LoginPage /> }], {
+    initialEntries: [url],
+  });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+describe('LoginPage', () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url.startsWith('/v3/user/picture-code')) return envelope({ picture: PICTURE, unique_code: 'u1' });
+        return envelope(null);
+      }),
+    );
+  });
+
+  it('shows account, password and picture code with the captcha image and the login button', async () => {
+    renderLogin();
+    expect(screen.getByRole('textbox', { name: '账号' })).toBeTruthy();
+    expect(screen.getByLabelText('密码')).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: '验证码' })).toBeTruthy();
+    expect(await screen.findByRole('img', { name: '图形验证码' })).toHaveProperty('src', PICTURE);
+    expect(screen.getByRole('tab', { name: '账号登录' })).toHaveProperty('ariaSelected', 'true');
+  });
+
+  it('says what is missing when submitted empty, and calls no login API', async () => {
+    renderLogin();
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(screen.getByText('请输入账号')).toBeTruthy();
+    expect(screen.getByText('请输入密码')).toBeTruthy();
+    expect(screen.getByText('请输入4位验证码')).toBeTruthy();
+    const calls = vi.mocked(fetch).mock.calls.map(([u]) => String(u));
+    expect(calls.some((u) => u.includes('account-login') || u.includes('multi-factor'))).toBe(false);
+  });
+
+  it('refreshes the captcha when the image is clicked', async () => {
+    renderLogin();
+    await screen.findByRole('img', { name: '图形验证码' });
+    await userEvent.click(screen.getByRole('button', { name: '刷新图形验证码' }));
+    const pictureCalls = vi.mocked(fetch).mock.calls.filter(([u]) => String(u).includes('picture-code'));
+    expect(pictureCalls.length).toBeGreaterThanOrEqual(2);
+  });
+});

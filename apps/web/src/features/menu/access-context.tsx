@@ -1,0 +1,39 @@
+import { useQuery } from '@tanstack/react-query';
+import { Spin } from 'antd';
+import { createContext, type ReactNode, useContext, useEffect, useMemo } from 'react';
+import { useNavigate } from 'react-router';
+import { signOutLocally } from '../../lib/api.ts';
+import { type Access, buildAccess, type GuardedRoute } from '../../lib/permissions.ts';
+import { useSessionStore } from '../../stores/session-store.ts';
+import { menuListQuery } from './api.ts';
+
+const AccessContext = createContext<Access | null>(null);
+
+/** Loads the menu permissions; spec §8: when they fail to load, the token is reset → login. */
+export function AccessProvider({
+  routes,
+  children,
+}: {
+  routes: readonly GuardedRoute[];
+  children: ReactNode;
+}) {
+  const clientId = useSessionStore((s) => s.business?.client_id ?? 0);
+  const navigate = useNavigate();
+  const { data, isError } = useQuery(menuListQuery(clientId));
+  const access = useMemo(() => (data ? buildAccess(routes, data.list) : null), [data, routes]);
+
+  useEffect(() => {
+    if (!isError) return;
+    signOutLocally();
+    navigate('/user/login', { replace: true });
+  }, [isError, navigate]);
+
+  if (!access) return <Spin fullscreen tip="正在加载权限…" />;
+  return <AccessContext.Provider value={access}>{children}</AccessContext.Provider>;
+}
+
+export function useAccess(): Access {
+  const access = useContext(AccessContext);
+  if (!access) throw new Error('useAccess outside AccessProvider');
+  return access;
+}
