@@ -39,6 +39,13 @@ CREATE TABLE "qr_logins" (
 	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "rate_counters" (
+	"key" text NOT NULL,
+	"window_start" timestamp with time zone NOT NULL,
+	"hits" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "rate_counters_key_window_start_pk" PRIMARY KEY("key","window_start")
+);
+--> statement-breakpoint
 CREATE TABLE "server_keys" (
 	"id" text PRIMARY KEY NOT NULL,
 	"public_key" text NOT NULL,

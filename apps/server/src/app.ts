@@ -16,6 +16,7 @@ import { storeRoutes } from './modules/stores/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { invalidationPlugin } from './plugins/invalidation.ts';
 import { createProviders, type Providers } from './providers/index.ts';
 
 declare module 'fastify' {
@@ -56,6 +57,7 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(errorsPlugin);
   await app.register(cookie);
   await app.register(authPlugin);
+  await app.register(invalidationPlugin);
 
   await app.register(authRoutes);
   await app.register(sessionRoutes);
@@ -67,9 +69,10 @@ export async function buildApp(opts: BuildOptions) {
   // The built console: static assets, and index.html for every client-side route.
   if (existsSync(path.join(WEB_DIST, 'index.html'))) {
     await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false });
-    app.setNotFoundHandler((req, reply) => {
+    // a catch-all GET route, not a second not-found handler: errorsPlugin already owns that one
+    app.get('/*', { config: { auth: 'public' } }, (req, reply) => {
       const url = req.url.split('?')[0] ?? '/';
-      if (req.method === 'GET' && !API_PREFIXES.some((p) => url.startsWith(p)) && !path.extname(url)) {
+      if (!API_PREFIXES.some((p) => url.startsWith(p)) && !path.extname(url)) {
         return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
       }
       return reply.status(404).send({ code: 404, message: `${req.method} ${url} 不存在`, data: null });

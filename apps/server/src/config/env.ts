@@ -1,17 +1,23 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+// `NAME=` in a shell or a test's env means unset, not an empty value
+const blankAsUnset = (v: unknown) => (v === '' ? undefined : v);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: z.string().url().optional(),
+  DATABASE_URL: z.preprocess(blankAsUnset, z.string().url().optional()),
   KAIPIAO_DATA_DIR: z.string().default('./data'),
   /** Fixes every picture code (demo and tests); refused in production. */
-  KAIPIAO_FIXED_CAPTCHA: z
-    .string()
-    .regex(/^[0-9A-Za-z]{4}$/)
-    .optional(),
+  KAIPIAO_FIXED_CAPTCHA: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^[0-9A-Za-z]{4}$/)
+      .optional(),
+  ),
   /** 'all' in one process; 'web' or 'worker' when scaled out (architecture.md §1). */
   KAIPIAO_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   KAIPIAO_SEED: z.enum(['demo', 'none']).default('demo'),

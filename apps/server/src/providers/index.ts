@@ -1,10 +1,17 @@
 import type { Env } from '../config/env.ts';
 import type { Db } from '../db/client.ts';
+import { createSandboxSignOn, type SignOnProvider } from './sign-on.ts';
 import { createSandboxSms, type SmsProvider } from './sms.ts';
+import { createSandboxWecom, type WecomProvider } from './wecom.ts';
 
-export type Providers = { sms: SmsProvider };
+export type Providers = { sms: SmsProvider; signOn: SignOnProvider; wecom: WecomProvider };
 
+/** Every external party behind an adapter; the sandboxes until real ones are configured (architecture.md §1). */
 export function createProviders(db: Db, env: Env): Providers {
   const quiet = env.NODE_ENV === 'test';
-  return { sms: createSandboxSms(db, quiet ? () => undefined : console.log) };
+  return {
+    sms: createSandboxSms(db, quiet ? () => undefined : console.log),
+    signOn: createSandboxSignOn(db),
+    wecom: createSandboxWecom(db),
+  };
 }

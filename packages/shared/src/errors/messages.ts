@@ -23,6 +23,8 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [AUTH_CODE.BAD_PASSWORD_CIPHER]: '密码加密信息已失效，请刷新页面后重试',
   [AUTH_CODE.PASSWORD_RULE]: '密码须为8-18位数字、字母、符号的组合',
   [AUTH_CODE.ACCOUNT_DISABLED]: '账号已停用，请联系管理员',
+  [AUTH_CODE.SMS_SEND_FAILED]: '短信发送失败，请稍后重试',
+  [AUTH_CODE.PASSWORD_MISMATCH]: '两次输入的密码不一致，请重新输入',
   [AUTH_CODE.WECOM_CODE_INVALID]: '企业微信授权已失效，请重新进入',
   [SESSION_CODE.ORG_NOT_PERMITTED]: '您不属于该集团',
   [SESSION_CODE.CLIENT_NOT_PERMITTED]: '您没有该企业的权限',

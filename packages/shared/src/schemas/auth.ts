@@ -128,3 +128,29 @@ export const wecomLoginResponseSchema = z.object({
   token: z.string().optional(),
   user: userInfoSchema.optional(),
 });
+
+/** Partner sign-on app ids and source 22 (spec §9), as the wire carries them. */
+export const partnerAppIdSchema = z.enum(['1003', '1014', '22']);
+
+// Sandbox controls (outside production only, architecture.md §1): the demo and the tests stand in
+// for the phone that scans, the partner that issues tickets and the work app that issues codes.
+export const devQrConfirmBodySchema = z.object({
+  qr_id: z.string().min(1).max(64),
+  account: z.string().trim().min(1).max(64),
+  step: z.enum(['scan', 'confirm']).default('confirm'),
+});
+export const devQrConfirmResponseSchema = z.object({ status: z.enum(['scanned', 'confirmed']) });
+
+export const devSsoIssueBodySchema = z.object({
+  account: z.string().trim().min(1).max(64),
+  kind: z.enum(['ticket', 'token']).default('ticket'),
+  app_id: partnerAppIdSchema,
+});
+export const devSsoIssueResponseSchema = z.object({ ticket: z.string() });
+
+export const devWecomIssueCodeBodySchema = z.object({
+  corp_id: z.string().trim().min(1).max(64),
+  qw_user_id: z.string().trim().min(1).max(64),
+  appid: z.string().max(64).default('sandbox'),
+});
+export const devWecomIssueCodeResponseSchema = z.object({ code: z.string() });

@@ -43,6 +43,7 @@ export const outbox = pgTable(
   (t) => [index('outbox_created_idx').on(t.createdAt)],
 );
 
+/** QR login (spec §7 qr-code / get-login-status); consumed once the browser has its session. */
 export const qrLogins = pgTable('qr_logins', {
   id: text().primaryKey(),
   status: text().notNull().default('waiting'), // waiting | scanned | confirmed | consumed
@@ -59,7 +60,10 @@ export const serverKeys = pgTable('server_keys', {
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Sandbox partner sign-on tickets (apps 1003, 1014, source 22) and work-app codes. */
+/**
+ * Sandbox partner sign-on tickets and login tokens (apps 1003, 1014, source 22) and work-app codes.
+ * `ticket` holds the sha256 of the credential, never the credential itself.
+ */
 export const ssoTickets = pgTable('sso_tickets', {
   ticket: text().primaryKey(),
   kind: text().notNull(), // ticket | token | wecom_code
@@ -98,4 +102,15 @@ export const noticeReads = pgTable(
     readAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.noticeId, t.userId] })],
+);
+
+/** Fixed-window counters shared by every process (e.g. failed logins per IP, architecture.md §7). */
+export const rateCounters = pgTable(
+  'rate_counters',
+  {
+    key: text().notNull(),
+    windowStart: timestamp({ withTimezone: true }).notNull(),
+    hits: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );

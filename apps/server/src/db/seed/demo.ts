@@ -11,6 +11,7 @@ import {
   notices,
   orgs,
   users,
+  wecomUsers,
 } from '../schema/index.ts';
 
 export const DEMO = {
@@ -19,6 +20,8 @@ export const DEMO = {
   clerk: { account: 'kaipiao_clerk', nickname: '开票员小王', mobile: '13800000002' },
   software: { name: '杭州云栈软件科技有限公司', taxCode: '91330106MA2KXXXX1A' },
   hotel: { name: '杭州西湖畔酒店管理有限公司', taxCode: '91330102MA2HXXXX2B' },
+  /** the work app's (WeCom) demo corp: one bound clerk, one new hire not yet an employee */
+  wecom: { corpId: 'wwkaipiaodemo', clerk: 'wangxiaohong', newHire: 'newhire' },
 } as const;
 
 // Invoicing clerk: everything except stores management, devices administration and the group.
@@ -99,7 +102,8 @@ export async function seedDemo(db: Db): Promise<boolean> {
     const passwordHash = await hashPassword(DEMO.password);
     const [admin] = await tx
       .insert(users)
-      .values({ ...DEMO.admin, passwordHash, lastOrgId: org!.id })
+      // group admins verify their phone on a new device (spec §2 two-factor dialog)
+      .values({ ...DEMO.admin, passwordHash, lastOrgId: org!.id, mfaRequired: true })
       .returning();
     const [clerk] = await tx
       .insert(users)
@@ -115,6 +119,10 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await tx
       .insert(employeeScopes)
       .values({ employeeId: clerkEmp!.id, clientId: software!.id, storeId: stores[0]!.id });
+    await tx.insert(wecomUsers).values([
+      { corpId: DEMO.wecom.corpId, qwUserId: DEMO.wecom.clerk, userId: clerk!.id, role: 2 },
+      { corpId: DEMO.wecom.corpId, qwUserId: DEMO.wecom.newHire, userId: null, role: 0 },
+    ]);
     await tx.insert(notices).values({
       title: '开票台商户版升级公告',
       content: '开票台商户版已全新升级：数电发票开具、批量开票与扫码开票体验全面优化。如有问题请联系客服。',

@@ -1,5 +1,5 @@
 import { AUTH_CODE, SMS_RESEND_SECONDS } from '@kaipiao/shared';
-import { and, count, desc, eq, gt, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { smsCodes } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -31,43 +31,51 @@ const startOfDay = () => {
 
 /**
  * Sends a 6-digit code. The server enforces the 60 s resend wait and the daily caps per mobile
- * and per IP (architecture.md §7), whatever the page's countdown says.
+ * and per IP (architecture.md §7), whatever the page's countdown says. The checks and the insert
+ * run under a per-mobile lock, so two quick clicks cannot both pass the wait.
  */
 export async function sendSmsCode(db: Db, sms: SmsProvider, mobile: string, purpose: SmsPurpose, ip: string) {
-  const [last] = await db
-    .select({ createdAt: smsCodes.createdAt })
-    .from(smsCodes)
-    .where(eq(smsCodes.mobile, mobile))
-    .orderBy(desc(smsCodes.createdAt))
-    .limit(1);
-  if (last) {
-    const wait = SMS_LIMITS.resendSeconds - Math.floor((Date.now() - last.createdAt.getTime()) / 1000);
-    if (wait > 0)
-      throw new AppError(AUTH_CODE.SMS_TOO_FREQUENT, `短信发送过于频繁，请${wait}秒后再试`, { number: wait });
-  }
-  const since = startOfDay();
-  const [byMobile] = await db
-    .select({ n: count() })
-    .from(smsCodes)
-    .where(and(eq(smsCodes.mobile, mobile), gt(smsCodes.createdAt, since)));
-  const [byIp] = await db
-    .select({ n: count() })
-    .from(smsCodes)
-    .where(and(eq(smsCodes.ip, ip), gt(smsCodes.createdAt, since)));
-  if ((byMobile?.n ?? 0) >= SMS_LIMITS.perMobilePerDay || (byIp?.n ?? 0) >= SMS_LIMITS.perIpPerDay) {
-    throw new AppError(AUTH_CODE.SMS_DAILY_CAP);
-  }
   const code = numericCode(6);
-  const [row] = await db
-    .insert(smsCodes)
-    .values({
-      mobile,
-      purpose,
-      ip,
-      codeHash: sha256(`${mobile}:${code}`),
-      expiresAt: new Date(Date.now() + SMS_LIMITS.ttlMinutes * 60_000),
-    })
-    .returning({ id: smsCodes.id });
+  const id = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:${mobile}`}))`);
+    const [last] = await tx
+      .select({ createdAt: smsCodes.createdAt })
+      .from(smsCodes)
+      .where(eq(smsCodes.mobile, mobile))
+      .orderBy(desc(smsCodes.createdAt))
+      .limit(1);
+    if (last) {
+      const wait = SMS_LIMITS.resendSeconds - Math.floor((Date.now() - last.createdAt.getTime()) / 1000);
+      if (wait > 0) {
+        throw new AppError(AUTH_CODE.SMS_TOO_FREQUENT, `短信发送过于频繁，请${wait}秒后再试`, {
+          number: wait,
+        });
+      }
+    }
+    const since = startOfDay();
+    const [byMobile] = await tx
+      .select({ n: count() })
+      .from(smsCodes)
+      .where(and(eq(smsCodes.mobile, mobile), gt(smsCodes.createdAt, since)));
+    const [byIp] = await tx
+      .select({ n: count() })
+      .from(smsCodes)
+      .where(and(eq(smsCodes.ip, ip), gt(smsCodes.createdAt, since)));
+    if ((byMobile?.n ?? 0) >= SMS_LIMITS.perMobilePerDay || (byIp?.n ?? 0) >= SMS_LIMITS.perIpPerDay) {
+      throw new AppError(AUTH_CODE.SMS_DAILY_CAP);
+    }
+    const [row] = await tx
+      .insert(smsCodes)
+      .values({
+        mobile,
+        purpose,
+        ip,
+        codeHash: sha256(`${mobile}:${code}`),
+        expiresAt: new Date(Date.now() + SMS_LIMITS.ttlMinutes * 60_000),
+      })
+      .returning({ id: smsCodes.id });
+    return row!.id;
+  });
   try {
     await sms.send({
       mobile,
@@ -75,9 +83,9 @@ export async function sendSmsCode(db: Db, sms: SmsProvider, mobile: string, purp
       content: `【开票台】您的${PURPOSE_TEXT[purpose]}验证码为${code}，${SMS_LIMITS.ttlMinutes}分钟内有效，请勿泄露给他人。`,
     });
   } catch {
-    // not delivered: do not count it against the user's wait
-    await db.delete(smsCodes).where(eq(smsCodes.id, row!.id));
-    throw new AppError(AUTH_CODE.SMS_TOO_FREQUENT, '短信发送失败，请稍后重试');
+    // not delivered: it neither starts the wait nor counts against the caps
+    await db.delete(smsCodes).where(eq(smsCodes.id, id));
+    throw new AppError(AUTH_CODE.SMS_SEND_FAILED);
   }
   return { number: SMS_LIMITS.resendSeconds };
 }
@@ -106,7 +114,7 @@ export async function verifySmsCode(
   if (row.codeHash !== sha256(`${mobile}:${code}`)) {
     await db
       .update(smsCodes)
-      .set({ attempts: row.attempts + 1 })
+      .set({ attempts: sql`${smsCodes.attempts} + 1` })
       .where(eq(smsCodes.id, row.id));
     throw new AppError(AUTH_CODE.BAD_SMS_CODE);
   }

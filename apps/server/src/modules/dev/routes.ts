@@ -3,6 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { outbox } from '../../db/schema/index.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { devControls } from './controls.ts';
+import { qrPage } from './qr-page.ts';
+import { signOnPages } from './sign-on-pages.ts';
 
 const outboxQuerySchema = z.object({
   to: z.string().max(128).optional(),
@@ -20,7 +23,8 @@ const outboxItemSchema = z.object({
 
 /**
  * Sandbox controls, registered only outside production (architecture.md §1): the SMS/e-mail
- * outbox so a person trying the demo, and the end-to-end tests, can read the codes.
+ * outbox, so a person trying the demo and the end-to-end tests can read the codes, and the
+ * stand-ins for the QR-scanning phone, the partner sign-on and the work app.
  */
 export const devRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -49,4 +53,8 @@ export const devRoutes: FastifyPluginAsyncZod = async (app) => {
       );
     },
   );
+
+  await app.register(devControls);
+  await app.register(qrPage);
+  await app.register(signOnPages);
 };

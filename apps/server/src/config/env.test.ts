@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { loadEnv } from './env.ts';
+
+describe('loadEnv', () => {
+  it('refuses KAIPIAO_FIXED_CAPTCHA when NODE_ENV=production', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production', KAIPIAO_FIXED_CAPTCHA: '1234' })).toThrow(
+      'KAIPIAO_FIXED_CAPTCHA is refused when NODE_ENV=production',
+    );
+  });
+
+  it('accepts production when the variable is unset or blank', () => {
+    expect(loadEnv({ NODE_ENV: 'production' })).toMatchObject({ isProduction: true });
+    expect(
+      loadEnv({ NODE_ENV: 'production', KAIPIAO_FIXED_CAPTCHA: '' }).KAIPIAO_FIXED_CAPTCHA,
+    ).toBeUndefined();
+  });
+
+  it('keeps the fixed picture code outside production', () => {
+    const env = loadEnv({ NODE_ENV: 'development', KAIPIAO_FIXED_CAPTCHA: 'ab12' });
+    expect(env).toMatchObject({ isProduction: false, KAIPIAO_FIXED_CAPTCHA: 'ab12' });
+  });
+
+  it('refuses a fixed picture code that is not 4 letters or digits', () => {
+    expect(() => loadEnv({ NODE_ENV: 'development', KAIPIAO_FIXED_CAPTCHA: '12345' })).toThrow();
+  });
+});

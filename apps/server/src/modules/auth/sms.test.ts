@@ -1,0 +1,115 @@
+import { AUTH_CODE } from '@kaipiao/shared';
+import { eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lastSmsCode, sendLoginSms } from '../../../test/auth-helpers.ts';
+import { buildTestApp, call, DEMO, login, pictureCode } from '../../../test/helper.ts';
+import { smsCodes } from '../../db/schema/index.ts';
+import { SMS_LIMITS } from './sms-codes.ts';
+
+let t: Awaited<ReturnType<typeof buildTestApp>>;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+
+// moves every code sent to `mobile` back past the resend wait
+const ageCodes = (mobile: string) =>
+  t.db
+    .update(smsCodes)
+    .set({ createdAt: sql`${smsCodes.createdAt} - interval '61 seconds'` })
+    .where(eq(smsCodes.mobile, mobile));
+
+describe('POST /v3/multi-factor/reg-sms', () => {
+  it('sends a 6-digit code through the sandbox gateway to the outbox', async () => {
+    const res = await sendLoginSms(t.app, '13900000011');
+    expect(res.json).toEqual({
+      code: 0,
+      message: '短信验证码已发送到您的手机，请注意查收',
+      data: { number: 60 },
+    });
+    expect(await lastSmsCode(t.app, '13900000011')).toMatch(/^\d{6}$/);
+  });
+
+  it('refuses a resend inside 60 s with the seconds left in data.number', async () => {
+    expect((await sendLoginSms(t.app, '13900000012')).json.code).toBe(0);
+    const again = await sendLoginSms(t.app, '13900000012');
+    expect(again.json.code).toBe(AUTH_CODE.SMS_TOO_FREQUENT);
+    expect(again.json.data.number).toBeGreaterThan(55);
+    expect(again.json.data.number).toBeLessThanOrEqual(60);
+    expect(again.json.message).toContain(`${again.json.data.number}秒`);
+  });
+
+  it('sends again once the 60 s have passed', async () => {
+    expect((await sendLoginSms(t.app, '13900000013')).json.code).toBe(0);
+    await ageCodes('13900000013');
+    expect((await sendLoginSms(t.app, '13900000013')).json.code).toBe(0);
+  });
+
+  it(`refuses the ${SMS_LIMITS.perMobilePerDay + 1}th code of the day to one mobile`, async () => {
+    const mobile = '13900000014';
+    for (let i = 0; i < SMS_LIMITS.perMobilePerDay; i++) {
+      expect((await sendLoginSms(t.app, mobile)).json.code).toBe(0);
+      await ageCodes(mobile);
+    }
+    const capped = await sendLoginSms(t.app, mobile);
+    expect(capped.json).toMatchObject({
+      code: AUTH_CODE.SMS_DAILY_CAP,
+      message: '今日短信发送次数已达上限，请明天再试',
+    });
+  });
+
+  it('lets only one of two simultaneous sends through', async () => {
+    const results = await Promise.all([
+      sendLoginSms(t.app, '13900000015'),
+      sendLoginSms(t.app, '13900000015'),
+    ]);
+    expect(results.map((r) => r.json.code).sort()).toEqual([0, AUTH_CODE.SMS_TOO_FREQUENT]);
+  });
+
+  it('does not start the wait when the gateway refuses the message', async () => {
+    const mobile = '19999999999'; // the sandbox gateway rejects this recipient
+    const failed = await sendLoginSms(t.app, mobile);
+    expect(failed.json).toMatchObject({
+      code: AUTH_CODE.SMS_SEND_FAILED,
+      message: '短信发送失败，请稍后重试',
+    });
+    const again = await sendLoginSms(t.app, mobile);
+    expect(again.json.code).toBe(AUTH_CODE.SMS_SEND_FAILED);
+    expect(await t.db.select().from(smsCodes).where(eq(smsCodes.mobile, mobile))).toHaveLength(0);
+  });
+
+  it('sends nothing when the picture code is wrong', async () => {
+    const body = { mobile: '13900000016', picture_code: 'abcd', unique_code: await pictureCode(t.app) };
+    const res = await call(t.app, 'POST', '/v3/multi-factor/reg-sms', { body });
+    expect(res.json.code).toBe(AUTH_CODE.BAD_CAPTCHA);
+    expect(await t.db.select().from(smsCodes).where(eq(smsCodes.mobile, '13900000016'))).toHaveLength(0);
+  });
+
+  it('refuses a malformed mobile with the spec message', async () => {
+    const body = { mobile: '2390000001', picture_code: '1234', unique_code: await pictureCode(t.app) };
+    const res = await call(t.app, 'POST', '/v3/multi-factor/reg-sms', { body });
+    expect(res.json).toMatchObject({ code: 10001, message: '必填，请输入正确的手机号' });
+  });
+});
+
+describe('POST /v3/system/send-sms', () => {
+  it("sends a password code to the signed-in user's own mobile", async () => {
+    const token = await login(t.app, DEMO.clerk.account);
+    const body = { type: 'reset_password', picture_code: '1234', unique_code: await pictureCode(t.app) };
+    const res = await call(t.app, 'POST', '/v3/system/send-sms', { token, body });
+    expect(res.json.code).toBe(0);
+    const [row] = await t.db.select().from(smsCodes).where(eq(smsCodes.mobile, DEMO.clerk.mobile));
+    expect(row!.purpose).toBe('reset_password');
+  });
+});
+
+describe('GET /v3/dev/outbox', () => {
+  it('lists the recent SMS with recipient, content, code and time', async () => {
+    const res = await call(t.app, 'GET', '/v3/dev/outbox?to=13900000011');
+    expect(res.json.data[0]).toMatchObject({
+      channel: 'sms',
+      to: '13900000011',
+      code: expect.stringMatching(/^\d{6}$/),
+    });
+    expect(res.json.data[0].content).toContain(res.json.data[0].code);
+  });
+});
