@@ -31,12 +31,38 @@ test.describe('two-factor login (phone-verification dialog)', () => {
     await expect(dialog.getByText(MSG.MOBILE_REQUIRED)).toBeVisible();
     expect(await lastOutboxId(page.request, ADMIN.mobile)).toBe(before);
 
-    await dialog.getByPlaceholder('验证码', { exact: true }).fill(FIXED_CAPTCHA);
+    // a refused send (wrong picture code) shows the error and brings a new picture code
     await dialog.getByPlaceholder('手机号', { exact: true }).fill(ADMIN.mobile);
+    await dialog.getByPlaceholder('验证码', { exact: true }).fill('zzzz');
+    const refreshed = page.waitForResponse((r) => r.url().includes('/v3/user/picture-code'));
+    await dialog.getByRole('button', { name: MSG.GET_SMS_CODE }).click();
+    const refusal = page.getByRole('dialog').filter({ hasText: MSG.ERROR_DIALOG_TITLE });
+    await expect(refusal).toBeVisible();
+    await refreshed;
+    await refusal.getByRole('button', { name: '确定', exact: true }).click();
+    await expect(refusal).toBeHidden();
+    await expect(dialog.getByPlaceholder('验证码', { exact: true })).toHaveValue('');
+    await expect(dialog.getByRole('button', { name: MSG.GET_SMS_CODE })).toBeEnabled();
+    expect(await lastOutboxId(page.request, ADMIN.mobile)).toBe(before);
+
+    await dialog.getByPlaceholder('验证码', { exact: true }).fill(FIXED_CAPTCHA);
     await dialog.getByRole('button', { name: MSG.GET_SMS_CODE }).click();
     // the 60 s resend countdown
-    await expect(dialog.getByRole('button', { name: /^\d+s后重试$/ })).toBeDisabled();
+    // (no ^: after a refused send antd can leave its collapsed spinner, named "loading", in the button)
+    await expect(dialog.getByRole('button', { name: /\d+s后重试$/ })).toBeDisabled();
     const code = await readSmsCode(page.request, ADMIN.mobile, { after: before });
+
+    // a wrong code: the error dialog offers no cancel, and the phone dialog stays
+    await dialog
+      .getByPlaceholder('短信验证码', { exact: true })
+      .fill(code === '000000' ? '111111' : '000000');
+    await dialog.getByRole('button', { name: '确定', exact: true }).click();
+    const failure = page.getByRole('dialog').filter({ hasText: MSG.ERROR_DIALOG_TITLE });
+    await expect(failure).toBeVisible();
+    await expect(failure.getByRole('button', { name: '取消', exact: true })).toHaveCount(0);
+    await failure.getByRole('button', { name: '确定', exact: true }).click();
+    await expect(failure).toBeHidden();
+    await expect(dialog).toBeVisible();
 
     await dialog.getByPlaceholder('短信验证码', { exact: true }).fill(code);
     await dialog.getByRole('button', { name: '确定', exact: true }).click();

@@ -1,4 +1,4 @@
-import { CLERK, expect, loginAs, test } from '../fixtures.ts';
+import { CLERK, expect, loginAs, openFromMenu, test } from '../fixtures.ts';
 
 test.describe('sidebar', () => {
   test('collapses, and stays collapsed after a reload', async ({ page }) => {
@@ -22,8 +22,7 @@ test.describe('sidebar', () => {
 
   test('the logo returns home and the active menu item is green', async ({ page }) => {
     await loginAs(page, CLERK.account);
-    await page.getByRole('menuitem', { name: '购方抬头' }).click();
-    await expect(page).toHaveURL(/\/device-project\/title$/);
+    await openFromMenu(page, /\/device-project\/title$/, '购方抬头');
     const active = page.getByRole('menuitem', { name: '购方抬头' });
     // antd's green, #52c41a (spec §2: active menu green)
     await expect(active).toHaveCSS('background-color', 'rgb(82, 196, 26)');

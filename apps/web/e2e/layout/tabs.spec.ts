@@ -1,4 +1,4 @@
-import { CLERK, expect, loginAs, test } from '../fixtures.ts';
+import { CLERK, expect, loginAs, openFromMenu, test } from '../fixtures.ts';
 
 test.describe('page tabs', () => {
   test('one tab per visited page; closing a tab, and closing the active one', async ({ page }) => {
@@ -6,16 +6,13 @@ test.describe('page tabs', () => {
     const tabs = page.getByRole('tablist', { name: '页面标签' });
     await expect(tabs.getByRole('tab')).toHaveText(['首页']);
 
-    await page.getByRole('menuitem', { name: '查询统计' }).click();
-    await page.getByRole('menuitem', { name: '开票统计' }).click();
-    await expect(page).toHaveURL(/\/query\/invoice-stat$/);
-    await page.getByRole('menuitem', { name: '购方抬头' }).click();
-    await expect(page).toHaveURL(/\/device-project\/title$/);
+    await openFromMenu(page, /\/query\/invoice-stat$/, '开票统计', '查询统计');
+    await openFromMenu(page, /\/device-project\/title$/, '购方抬头');
     await expect(tabs.getByRole('tab')).toHaveText(['首页', '开票统计', '购方抬头']);
     await expect(tabs.getByRole('tab', { name: '购方抬头' })).toHaveAttribute('aria-selected', 'true');
 
     // a visited page again: no second tab
-    await page.getByRole('menuitem', { name: '开票统计' }).click();
+    await openFromMenu(page, /\/query\/invoice-stat$/, '开票统计', '查询统计');
     await expect(tabs.getByRole('tab')).toHaveCount(3);
 
     await tabs.getByRole('tab', { name: '首页' }).click();

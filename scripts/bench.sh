@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Benchmarks (npm run bench): each prints ratios against a baseline measured in the same run.
+# Not timed tests: nothing here passes or fails on wall-clock figures.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$PATH"
+
+printf '\n\033[1m==> bench/menu-list.ts: authenticated API routes vs a bare Fastify route\033[0m\n'
+tsx bench/menu-list.ts
+
+printf '\n\033[1m==> bench/login-bundle.ts: login page JS + CSS (gzip) vs a minimal antd page\033[0m\n'
+tsx bench/login-bundle.ts
