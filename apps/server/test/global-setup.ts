@@ -7,10 +7,9 @@ import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
+    pgTemplate: string;
   }
 }
-
-const TEMPLATE = 'kaipiao_template';
 
 /**
  * One PostgreSQL for the run: the embedded cluster (or TEST_DATABASE_URL's server), with a
@@ -19,6 +18,10 @@ const TEMPLATE = 'kaipiao_template';
 export default async function setup(project: TestProject) {
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stop: (() => Promise<void>) | null = null;
+  // A shared server (TEST_DATABASE_URL) may serve several runs at once: each run gets its own
+  // template and only ever drops its own databases.
+  const shared = Boolean(adminUrl);
+  const TEMPLATE = shared ? `kaipiao_template_${process.pid}` : 'kaipiao_template';
   if (!adminUrl) {
     const dir = path.resolve(import.meta.dirname, '../../../.tmp/test-pg');
     const { cluster } = await startEmbeddedPostgres(dir, { port: 55432, quiet: true });
@@ -28,15 +31,25 @@ export default async function setup(project: TestProject) {
   const admin = new pg.Client(adminUrl);
   await admin.connect();
   await admin.query(`drop database if exists ${TEMPLATE} with (force)`);
-  const stale = await admin.query("select datname from pg_database where datname like 't\\_%'");
-  for (const row of stale.rows) await admin.query(`drop database if exists "${row.datname}" with (force)`);
+  if (!shared) {
+    const stale = await admin.query("select datname from pg_database where datname like 't\\_%'");
+    for (const row of stale.rows) await admin.query(`drop database if exists "${row.datname}" with (force)`);
+  }
   await admin.query(`create database ${TEMPLATE}`);
   await admin.end();
   const handle = connectDb(adminUrl.replace(/\/[^/]*$/, `/${TEMPLATE}`), 2);
   await runMigrations(handle);
   await handle.close();
   project.provide('pgAdminUrl', adminUrl);
+  project.provide('pgTemplate', TEMPLATE);
+  const url = adminUrl;
   return async () => {
+    if (shared) {
+      const a = new pg.Client(url);
+      await a.connect();
+      await a.query(`drop database if exists ${TEMPLATE} with (force)`);
+      await a.end();
+    }
     if (stop) await stop();
   };
 }

@@ -28,7 +28,7 @@ export async function buildTestApp(
   if (!url) {
     const admin = new pg.Client(adminUrl);
     await admin.connect();
-    await admin.query(`create database ${name} template kaipiao_template`);
+    await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
     await admin.end();
     url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
   }

@@ -3,6 +3,7 @@ export * from './errors/codes.ts';
 export * from './errors/messages.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/common.ts';
+export * from './schemas/invoice.ts';
 export * from './schemas/session.ts';
 export * from './validation/length.ts';
 export * from './validation/messages.ts';

@@ -1,0 +1,228 @@
+import { z } from 'zod';
+
+/**
+ * The invoicing contract (spec §3 blue-invoice payload, §7 invoicing calls). Amounts travel as
+ * decimal strings ("106.00", rates "0.06") and are computed with packages/shared/src/money.
+ */
+
+/** Invoice-type codes: spec §3 table plus the 数电 kinds (domain.md §1.1). */
+export const INVOICE_TYPES = {
+  '81': '电子发票（增值税专用发票）',
+  '82': '电子发票（普通发票）',
+  '004': '增值税专用发票',
+  '007': '增值税普通发票',
+  '025': '增值税普通发票（卷式）',
+  '026': '增值税电子普通发票',
+  '028': '增值税电子专用发票',
+  '032': '区块链电子发票',
+} as const;
+export type InvoiceType = keyof typeof INVOICE_TYPES;
+export const invoiceTypeSchema = z.enum(Object.keys(INVOICE_TYPES) as [InvoiceType, ...InvoiceType[]]);
+/** 专票 kinds: buyer tax code required (domain.md §1.5). */
+export const SPECIAL_INVOICE_TYPES: readonly InvoiceType[] = ['81', '004', '028'];
+/** Paper kinds: only these can be voided, same month (domain.md §3.1). */
+export const PAPER_INVOICE_TYPES: readonly InvoiceType[] = ['004', '007', '025'];
+/** 数电 kinds: 20-digit numbers, no invoice code. */
+export const DIGITAL_INVOICE_TYPES: readonly InvoiceType[] = ['81', '82'];
+
+/** Device kinds (domain.md §7.1 / §7.2). */
+export const DEVICE_KINDS = {
+  digital: '数电账户',
+  ukey: '税务UKey',
+  golden_disc: '金税盘',
+  tax_disc: '税控盘',
+  blockchain: '区块链',
+} as const;
+export type DeviceKind = keyof typeof DEVICE_KINDS;
+
+export const INVOICE_STATUS = {
+  issuing: '开具中',
+  issued: '已开具',
+  failed: '开具失败',
+  unknown: '结果待确认',
+  voided: '已作废',
+} as const;
+export type InvoiceStatus = keyof typeof INVOICE_STATUS;
+export const RED_STATUS = { none: '', partial: '部分红冲', full: '全额红冲' } as const;
+
+/** 特定业务 codes the single-invoice form supports (domain.md §4). */
+export const SPECIFIC_BUSINESS = {
+  '03': '建筑服务',
+  '04': '货物运输服务',
+  '06': '不动产经营租赁服务',
+  '09': '旅客运输服务',
+} as const;
+export type SpecificBusinessCode = keyof typeof SPECIFIC_BUSINESS;
+
+const money = z.string().regex(/^-?\d{1,16}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
+const decimal8 = z.string().regex(/^-?\d{1,16}(\.\d{1,8})?$/, '数值格式不正确，最多八位小数');
+const rate = z.string().regex(/^0(\.\d{1,6})?$/, '税率格式不正确');
+
+export const buyerSchema = z.object({
+  /** 1 个人 / 政府事业单位, 2 企业 */
+  title_type: z.union([z.literal(1), z.literal(2)]),
+  name: z.string().trim().min(1, '请输入购买方名称').max(300),
+  tax_code: z.string().trim().max(20).default(''),
+  email: z.string().trim().max(100).default(''),
+  mobile: z.string().trim().max(20).default(''),
+  address: z.string().trim().max(300).default(''),
+  phone: z.string().trim().max(60).default(''),
+  bank_name: z.string().trim().max(120).default(''),
+  bank_account: z.string().trim().max(100).default(''),
+});
+
+export const sellerSchema = z.object({
+  name: z.string().default(''),
+  tax_code: z.string().default(''),
+  address: z.string().trim().max(300).default(''),
+  phone: z.string().trim().max(60).default(''),
+  bank_name: z.string().trim().max(120).default(''),
+  bank_account: z.string().trim().max(100).default(''),
+});
+
+/** One item line as the form sends it; the server recomputes and checks the tolerances. */
+export const goodsLineSchema = z.object({
+  /** 0 normal, 1 discount line (follows its discounted line), 2 discounted line */
+  line_kind: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(0),
+  goods_id: z.number().int().positive().nullable().default(null),
+  tax_class_code: z.string().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
+  short_name: z.string().trim().min(1).max(120),
+  name: z.string().trim().min(1, '请输入项目名称').max(600),
+  spec: z.string().trim().max(150).default(''),
+  unit: z.string().trim().max(300).default(''),
+  quantity: decimal8.nullable().default(null),
+  /** unit price as entered: tax-inclusive when invoice_info.price_includes_tax */
+  price: decimal8.nullable().default(null),
+  /** tax-exclusive amount (金额), tax (税额) and tax-inclusive amount */
+  amount: money,
+  tax_amount: money,
+  amount_with_tax: money,
+  tax_rate: rate,
+  /** 数电 优惠政策标识 '01'…'18' or '' */
+  preferential_code: z
+    .string()
+    .regex(/^(|0[1-9]|1[0-8])$/)
+    .default(''),
+  /** 零税率标识 '' | '0' | '1' 免税 | '2' 不征税 | '3' 普通零税率 */
+  zero_rate_flag: z.enum(['', '0', '1', '2', '3']).default(''),
+});
+
+export const buildingServiceSchema = z.object({
+  place: z.string().trim().min(1, '请输入建筑服务发生地').max(120),
+  detail_address: z.string().trim().max(300).default(''),
+  project_name: z.string().trim().min(1, '请输入建筑项目名称').max(80),
+  cross_city: z.enum(['Y', 'N']),
+  cross_region_no: z.string().trim().max(50).default(''),
+  land_vat_project_no: z.string().trim().max(16).default(''),
+});
+
+export const goodsTransportSchema = z.object({
+  vehicle_type: z.string().trim().min(1, '请选择运输工具种类').max(40),
+  vehicle_no: z.string().trim().min(1, '请输入运输工具牌号').max(40),
+  origin: z.string().trim().min(1, '请输入起运地').max(80),
+  destination: z.string().trim().min(1, '请输入到达地').max(80),
+  goods_name: z.string().trim().min(1, '请输入运输货物名称').max(80),
+});
+
+export const realStaticRentSchema = z.object({
+  province: z.string().trim().min(1, '请输入不动产所在省份').max(20),
+  city: z.string().trim().max(20).default(''),
+  detail_address: z.string().trim().min(1, '请输入不动产详细地址').max(80),
+  /** `yyyy-MM-dd yyyy-MM-dd` or with HH:mm */
+  lease_period: z.string().trim().min(1, '请输入租赁期起止'),
+  cross_city: z.enum(['Y', 'N']),
+  certificate_no: z.string().trim().min(1, '请输入产权证书/不动产权证号').max(40),
+  plate_no: z.string().trim().max(80).default(''),
+  area_unit: z.string().trim().min(1, '请选择面积单位'),
+});
+
+export const passengerTransportSchema = z.object({
+  traveller: z.string().trim().min(1, '请输入出行人').max(20),
+  id_type: z.string().regex(/^(1\d\d|2\d\d)$/, '请选择出行人证件类型'),
+  id_no: z.string().trim().min(1, '请输入有效身份证件号').max(20),
+  travel_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '请选择出行日期'),
+  origin: z.string().trim().min(1, '请输入出发地').max(80),
+  destination: z.string().trim().min(1, '请输入到达地').max(80),
+  vehicle_type: z.string().regex(/^[1-9]$/, '请选择交通工具类型'),
+  seat_class: z.string().trim().max(20).default(''),
+});
+
+export const hotelStaySchema = z.object({
+  room_no: z.string().trim().max(20).default(''),
+  guest_name: z.string().trim().max(50).default(''),
+  check_in: z.string().default(''),
+  check_out: z.string().default(''),
+});
+
+export const invoiceInfoSchema = z.object({
+  price_includes_tax: z.boolean().default(true),
+  total_amount: money,
+  total_tax: money,
+  total_price_with_tax: money,
+  remark: z.string().max(450, '备注最多450个字符').default(''),
+  specific_business_code: z.enum(['03', '04', '06', '09']).nullable().default(null),
+  drawer: z.string().trim().max(300).default(''),
+  payee: z.string().trim().max(150).default(''),
+  reviewer: z.string().trim().max(75).default(''),
+});
+
+/** POST v3/online-invoicing/blue (spec §3). `serial_no` makes the call idempotent. */
+export const blueInvoiceRequestSchema = z.object({
+  serial_no: z.string().regex(/^[A-Za-z0-9_-]{8,40}$/, '流水号须为8-40位字母、数字、下划线或中划线'),
+  device_id: z.number().int().positive(),
+  invoice_type: invoiceTypeSchema,
+  buyer: buyerSchema,
+  seller: sellerSchema.default({
+    name: '',
+    tax_code: '',
+    address: '',
+    phone: '',
+    bank_name: '',
+    bank_account: '',
+  }),
+  goods_info: z.array(goodsLineSchema).min(1, '请至少添加一行项目'),
+  invoice_info: invoiceInfoSchema,
+  building_service: buildingServiceSchema.optional(),
+  goods_transport: z.array(goodsTransportSchema).optional(),
+  real_static_rent: z.array(realStaticRentSchema).optional(),
+  passenger_transport: z.array(passengerTransportSchema).optional(),
+  hotel_stay: hotelStaySchema.optional(),
+  /** send the PDF to buyer.email once issued */
+  send_email: z.boolean().default(true),
+});
+export type BlueInvoiceRequest = z.infer<typeof blueInvoiceRequestSchema>;
+
+/** The issue result: also what a retry with the same serial returns. */
+export const issueResultSchema = z.object({
+  invoice_id: z.number(),
+  serial_no: z.string(),
+  status: z.enum(['issuing', 'issued', 'failed', 'unknown', 'voided']),
+  invoice_type: z.string(),
+  invoice_code: z.string(),
+  invoice_no: z.string().nullable(),
+  issued_at: z.string().nullable(),
+  total_price_with_tax: z.string(),
+  error_message: z.string().nullable(),
+});
+export type IssueResult = z.infer<typeof issueResultSchema>;
+
+/** A device as the invoice form lists it (GET /v3/client-store/get-tax-equipment). */
+export const taxEquipmentSchema = z.object({
+  device_id: z.number(),
+  name: z.string(),
+  kind: z.string(),
+  kind_name: z.string(),
+  channel: z.string(),
+  device_no: z.string(),
+  extension_no: z.number(),
+  is_main: z.boolean(),
+  online: z.boolean(),
+  locked: z.boolean(),
+  invoice_types: z.array(z.object({ code: z.string(), name: z.string() })),
+  per_invoice_limit: z.string(),
+  monthly_quota: z.string().nullable(),
+  quota_used: z.string(),
+  /** remaining blank stock per invoice type for disc kinds */
+  stock: z.record(z.string(), z.number()),
+});
+export type TaxEquipment = z.infer<typeof taxEquipmentSchema>;
