@@ -41,7 +41,7 @@ const API_PREFIXES = ['/v3/', '/v1/', '/sandbox/', '/ws', '/docs'];
 export async function buildApp(opts: BuildOptions) {
   const app = Fastify({
     logger: opts.logger ?? false,
-    trustProxy: true,
+    trustProxy: opts.env.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();

@@ -23,4 +23,14 @@ describe('loadEnv', () => {
   it('refuses a fixed picture code that is not 4 letters or digits', () => {
     expect(() => loadEnv({ NODE_ENV: 'development', KAIPIAO_FIXED_CAPTCHA: '12345' })).toThrow();
   });
+
+  it('trusts no proxy by default, so X-Forwarded-For cannot spoof the client IP', () => {
+    expect(loadEnv({}).trustProxy).toBe(false);
+    expect(loadEnv({ KAIPIAO_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadEnv({ KAIPIAO_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadEnv({ KAIPIAO_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+  });
 });

@@ -24,9 +24,28 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the partner sign-on and work-app providers live; sandbox by default. */
   KAIPIAO_SSO_BASE: z.string().default(''),
+  /**
+   * Which proxies may set X-Forwarded-For (the client IP feeds login and SMS limits): unset = none,
+   * `true` = any, a number = that many hops, or a comma list of addresses/CIDRs.
+   */
+  KAIPIAO_TRUST_PROXY: z.preprocess(blankAsUnset, z.string().optional()),
 });
 
-export type Env = z.infer<typeof envSchema> & { isProduction: boolean; dataDir: string };
+export type Env = z.infer<typeof envSchema> & {
+  isProduction: boolean;
+  dataDir: string;
+  trustProxy: boolean | number | string[];
+};
+
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.parse(source);
@@ -34,5 +53,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (isProduction && parsed.KAIPIAO_FIXED_CAPTCHA) {
     throw new Error('KAIPIAO_FIXED_CAPTCHA is refused when NODE_ENV=production');
   }
-  return { ...parsed, isProduction, dataDir: path.resolve(parsed.KAIPIAO_DATA_DIR) };
+  return {
+    ...parsed,
+    isProduction,
+    dataDir: path.resolve(parsed.KAIPIAO_DATA_DIR),
+    trustProxy: parseTrustProxy(parsed.KAIPIAO_TRUST_PROXY),
+  };
 }

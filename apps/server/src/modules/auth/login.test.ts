@@ -9,7 +9,8 @@ import { LOGIN_IP_LIMIT } from './service.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
 beforeAll(async () => {
-  t = await buildTestApp();
+  // behind a trusted proxy at 127.0.0.1, as deployed: X-Forwarded-For names the client
+  t = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' } });
 });
 
 const failedLogins = async (account: string) =>
@@ -80,6 +81,27 @@ describe('POST /v3/user/account-login', () => {
       headers: { 'x-forwarded-for': '203.0.113.10' },
     });
     expect(elsewhere.json.code).toBe(0);
+  });
+
+  it('ignores X-Forwarded-For when no proxy is trusted, so a spoofed header cannot dodge the limit', async () => {
+    const direct = await buildTestApp(); // own database: this test uses up 127.0.0.1's allowance
+    const password = await encryptPassword(direct.app, 'Wrong@2026');
+    for (let i = 0; i < LOGIN_IP_LIMIT.failures; i++) {
+      const body = {
+        account: `spoof_${i}`,
+        password,
+        picture_code: '1234',
+        unique_code: await pictureCode(direct.app),
+      };
+      const headers = { 'x-forwarded-for': `198.51.100.${i}` };
+      await call(direct.app, 'POST', '/v3/user/account-login', { body, headers });
+    }
+    const body = await loginBody(direct.app, DEMO.clerk.account);
+    const res = await call(direct.app, 'POST', '/v3/user/account-login', {
+      body,
+      headers: { 'x-forwarded-for': '198.51.100.250' },
+    });
+    expect(res.json.code).toBe(CODE.RATE_LIMITED);
   });
 });
 
