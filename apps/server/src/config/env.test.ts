@@ -27,7 +27,8 @@ describe('loadEnv', () => {
   it('trusts no proxy by default, so X-Forwarded-For cannot spoof the client IP', () => {
     expect(loadEnv({}).trustProxy).toBe(false);
     expect(loadEnv({ KAIPIAO_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadEnv({ KAIPIAO_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    const twoHops = loadEnv({ KAIPIAO_TRUST_PROXY: '2' }).trustProxy as (a: string, i: number) => boolean;
+    expect([0, 1, 2].map((i) => twoHops('10.0.0.1', i))).toEqual([true, true, false]);
     expect(loadEnv({ KAIPIAO_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
       '10.0.0.0/8',
       '127.0.0.1',

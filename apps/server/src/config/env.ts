@@ -34,13 +34,16 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema> & {
   isProduction: boolean;
   dataDir: string;
-  trustProxy: boolean | number | string[];
+  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
 };
 
-function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+function parseTrustProxy(value: string | undefined): Env['trustProxy'] {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address: string, hop: number) => hop < hops;
+  }
   return value
     .split(',')
     .map((s) => s.trim())
