@@ -24,6 +24,18 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the partner sign-on and work-app providers live; sandbox by default. */
   KAIPIAO_SSO_BASE: z.string().default(''),
+  /** Background jobs (pg-boss): default off under NODE_ENV=test, on otherwise (src/jobs/boss.ts). */
+  KAIPIAO_JOBS: z.preprocess(blankAsUnset, z.enum(['on', 'off']).optional()),
+  /** smtp(s)://user:pass@host:port — real e-mail via nodemailer; unset = the sandbox outbox. */
+  KAIPIAO_SMTP_URL: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'KAIPIAO_SMTP_URL must be smtp://… or smtps://…')
+      .optional(),
+  ),
+  /** The From of invoice e-mails. */
+  KAIPIAO_MAIL_FROM: z.string().default('开票台 <invoice@kaipiao.local>'),
   /**
    * Which proxies may set X-Forwarded-For (the client IP feeds login and SMS limits): unset = none,
    * `true` = any, a number = that many hops, or a comma list of addresses/CIDRs.
@@ -59,7 +71,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return {
     ...parsed,
     isProduction,
-    dataDir: path.resolve(parsed.KAIPIAO_DATA_DIR),
+    // relative to where `npm start` was typed (npm runs the workspace script in apps/server)
+    dataDir: path.resolve(source.INIT_CWD ?? process.cwd(), parsed.KAIPIAO_DATA_DIR),
     trustProxy: parseTrustProxy(parsed.KAIPIAO_TRUST_PROXY),
   };
 }
