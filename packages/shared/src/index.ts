@@ -1,6 +1,7 @@
 export * from './constants/menu.ts';
 export * from './errors/codes.ts';
 export * from './errors/messages.ts';
+export * from './money/index.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/common.ts';
 export * from './schemas/invoice.ts';
