@@ -22,7 +22,9 @@ export const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/user/set-org-id',
     { schema: { body: setOrgBodySchema, response: reply200(okSchema) } },
     async (req) => {
-      await service.setOrg(app.db, app.accessService, req.session!, req.body.org_id);
+      await service.setOrg(app.db, req.session!, req.body.org_id);
+      // every process drops its cached copy of this session (another process may serve the next call)
+      await app.invalidate({ sessions: [req.session!.tokenHash] });
       return ok(null);
     },
   );

@@ -10,11 +10,10 @@ export async function listOrgs(db: Db, session: SessionCtx) {
   return orgs.map((o) => ({ org_id: o.id, name: o.name, is_current: o.id === current }));
 }
 
-export async function setOrg(db: Db, access: AccessService, session: SessionCtx, orgId: number) {
+export async function setOrg(db: Db, session: SessionCtx, orgId: number) {
   const orgs = await repo.listOrgsOfUser(db, session.userId);
   if (!orgs.some((o) => o.id === orgId)) throw new AppError(SESSION_CODE.ORG_NOT_PERMITTED);
   await repo.setSessionOrg(db, session.tokenHash, orgId);
-  access.forgetSession(session.tokenHash);
 }
 
 /** Businesses the user may act for in the current org (all of them for administrators). */
