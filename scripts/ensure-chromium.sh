@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Installs Debian's Chromium (and CJK fonts, so screenshots show Chinese) when it is missing.
-# Playwright never downloads its own browser here (architecture.md §8): it drives /usr/bin/chromium.
+# Installs what the browser tests need from Debian when it is missing: Chromium (Playwright drives
+# /usr/bin/chromium, never a downloaded browser — architecture.md §8), CJK fonts so pages and
+# screenshots show Chinese, and poppler-utils (pdftotext / pdftoppm) to read and picture the
+# invoice PDFs the tests download.
 set -euo pipefail
 
-if [[ -x /usr/bin/chromium ]]; then
+missing=()
+[[ -x /usr/bin/chromium ]] || missing+=(chromium fonts-noto-cjk)
+command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+if [[ ${#missing[@]} -eq 0 ]]; then
   exit 0
 fi
 
@@ -11,8 +16,8 @@ SUDO=''
 if [[ "$(id -u)" -ne 0 ]]; then
   SUDO='sudo'
 fi
-echo "[kaipiao] /usr/bin/chromium is missing: installing Debian's chromium and fonts-noto-cjk with apt"
+echo "[kaipiao] installing with apt: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update
-$SUDO apt-get install -y --no-install-recommends chromium fonts-noto-cjk
+$SUDO apt-get install -y --no-install-recommends "${missing[@]}"
 /usr/bin/chromium --version
