@@ -10,6 +10,7 @@ import type { DbHandle } from './db/client.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { authorityRoutes } from './modules/authority/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
+import { invoicingModule } from './modules/invoices/index.ts';
 import { AccessService } from './modules/session/access.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
 import { storeRoutes } from './modules/stores/routes.ts';
@@ -64,6 +65,7 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(authorityRoutes);
   await app.register(systemRoutes);
   await app.register(storeRoutes);
+  await app.register(invoicingModule);
   if (!opts.env.isProduction) await app.register(devRoutes);
 
   // The built console: static assets, and index.html for every client-side route.

@@ -1,4 +1,4 @@
-import { AUTH_CODE, CODE, DEV_CODE, SESSION_CODE } from './codes.ts';
+import { AUTH_CODE, CODE, DEV_CODE, INVOICE_CODE, SESSION_CODE } from './codes.ts';
 
 // One Chinese message per code; the server sends these, the client never branches on text.
 export const ERROR_MESSAGES: Record<number, string> = {
@@ -30,6 +30,20 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [SESSION_CODE.CLIENT_NOT_PERMITTED]: '您没有该企业的权限',
   [SESSION_CODE.STORE_NOT_PERMITTED]: '您没有该门店的权限',
   [SESSION_CODE.SUMMARY_READ_ONLY]: '全部门店数据汇总仅可查看，开票请切换到具体税号',
+  [INVOICE_CODE.DEVICE_NOT_FOUND]: '开票设备不存在或不属于当前企业',
+  [INVOICE_CODE.DEVICE_NOT_BOUND]: '该开票设备未绑定当前门店，请选择本门店的设备',
+  [INVOICE_CODE.DEVICE_TYPE_UNSUPPORTED]: '该开票设备不支持开具所选票种',
+  [INVOICE_CODE.DEVICE_OFFLINE]: '开票设备离线，请检查设备连接后重试',
+  [INVOICE_CODE.DEVICE_LOCKED]: '开票设备已到锁死期，请完成抄税、清卡后再开票',
+  [INVOICE_CODE.DEVICE_DISABLED]: '开票设备已停用',
+  [INVOICE_CODE.OVER_INVOICE_LIMIT]: '发票不含税金额超过该设备的单张开票限额',
+  [INVOICE_CODE.QUOTA_EXCEEDED]: '本月可用发票额度不足，请调整开票金额或申请调整额度',
+  [INVOICE_CODE.STOCK_EXHAUSTED]: '该票种发票库存不足，请先领用发票',
+  [INVOICE_CODE.CHANNEL_ERROR]: '税局开票失败，请稍后重试',
+  [INVOICE_CODE.CHANNEL_TIMEOUT]: '税局响应超时，开票结果待确认，请勿更换流水号重复开票',
+  [INVOICE_CODE.SERIAL_CONFLICT]: '流水号已被其他开票请求使用，请更换流水号',
+  [INVOICE_CODE.SERIAL_NOT_FOUND]: '未找到该流水号的开票记录',
+  [INVOICE_CODE.STORE_NOT_FOUND]: '门店不存在或不属于当前企业',
   [DEV_CODE.DEV_ONLY]: '生产环境不提供该接口',
 };
 

@@ -1,3 +1,4 @@
+export * from './channel.ts';
 export * from './invoicing.ts';
 export * from './security.ts';
 export * from './tenancy.ts';

@@ -13,6 +13,7 @@ import {
   users,
   wecomUsers,
 } from '../schema/index.ts';
+import { seedDemoDevices } from './devices.ts';
 
 export const DEMO = {
   password: 'Kaipiao@2026',
@@ -43,7 +44,10 @@ export async function seedDemo(db: Db): Promise<boolean> {
     .from(users)
     .where(eq(users.account, DEMO.admin.account))
     .limit(1);
-  if (existing.length > 0) return false;
+  if (existing.length > 0) {
+    await seedDemoDevices(db, DEMO);
+    return false;
+  }
   await db.transaction(async (tx) => {
     const year = new Date().getFullYear();
     const [org] = await tx
@@ -128,5 +132,6 @@ export async function seedDemo(db: Db): Promise<boolean> {
       content: '开票台商户版已全新升级：数电发票开具、批量开票与扫码开票体验全面优化。如有问题请联系客服。',
     });
   });
+  await seedDemoDevices(db, DEMO);
   return true;
 }

@@ -1,0 +1,279 @@
+import { INVOICE_CODE, messageFor } from '@kaipiao/shared';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../lib/app-error.ts';
+import { allocateInvoiceNumbers, type DbOrTx, deviceStock, makeCheckCode, shanghaiParts } from './numbers.ts';
+import type {
+  ChannelFailed,
+  ChannelIssueRequest,
+  ChannelOutcome,
+  ChannelQueryResult,
+  DeviceQuota,
+  DeviceState,
+  RecordOutcome,
+  TaxChannel,
+} from './types.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const SANDBOX_FAULTS = ['none', 'error', 'timeout', 'unknown'] as const;
+export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
+
+type Control = {
+  latencyMs: number;
+  fault: SandboxFault;
+  faultCode: string;
+  faultMessage: string;
+  timeoutMs: number;
+  unknownVisibleAfterS: number;
+};
+
+const NO_CONTROL: Control = {
+  latencyMs: 0,
+  fault: 'none',
+  faultCode: '',
+  faultMessage: '',
+  timeoutMs: 0,
+  unknownVisibleAfterS: 0,
+};
+
+/** The channel already holds an invoice for this serial: answer with it instead of issuing again. */
+class AlreadyIssued extends Error {}
+
+const refusal = (code: number): ChannelFailed => ({
+  status: 'failed',
+  code,
+  bureauCode: String(code),
+  message: messageFor(code),
+});
+
+/**
+ * The sandbox tax channel (architecture.md §1): issues real-format numbers from per-device counters
+ * and stock ranges, enforces device state, the per-invoice limit and the monthly quota, and can be
+ * made slow or faulty per device through `channel_sandbox_controls` (dev routes).
+ */
+export class SandboxTaxChannel implements TaxChannel {
+  constructor(private readonly db: Db) {}
+
+  async issue(req: ChannelIssueRequest, record: RecordOutcome): Promise<ChannelOutcome> {
+    const control = await this.takeControl(req.deviceId);
+    if (control.latencyMs > 0) await sleep(control.latencyMs);
+
+    if (control.fault === 'error') {
+      const outcome: ChannelFailed = {
+        status: 'failed',
+        code: INVOICE_CODE.CHANNEL_ERROR,
+        bureauCode: control.faultCode || '10000',
+        message: control.faultMessage || '税局系统繁忙，请稍后重试',
+      };
+      await this.db.transaction((tx) => record(tx, outcome));
+      return outcome;
+    }
+    if (control.fault === 'timeout') {
+      // the request never reached the bureau; the caller only sees its timer run out
+      if (control.timeoutMs > 0) await sleep(control.timeoutMs);
+      const outcome: ChannelOutcome = { status: 'unknown', reason: 'timeout', message: '税局响应超时' };
+      await this.db.transaction((tx) => record(tx, outcome));
+      return outcome;
+    }
+
+    try {
+      return await this.db.transaction(async (tx) => {
+        const checked = await this.reserve(tx, req);
+        if (checked.status === 'failed') {
+          await record(tx, checked);
+          return checked;
+        }
+        const issuedAt = new Date();
+        let numbers: Awaited<ReturnType<typeof allocateInvoiceNumbers>>;
+        try {
+          numbers = await allocateInvoiceNumbers(tx, {
+            deviceId: req.deviceId,
+            invoiceType: req.invoiceType,
+            count: 1,
+            issuedAt,
+            device: { clientId: req.clientId, areaCode: checked.areaCode },
+          });
+        } catch (err) {
+          if (err instanceof AppError && err.code === INVOICE_CODE.STOCK_EXHAUSTED) {
+            // count 1 takes nothing when it fails, but the quota reservation above must go: redo
+            // the recording in a transaction of its own
+            throw new StockExhausted();
+          }
+          throw err;
+        }
+        const { invoiceCode, invoiceNo } = numbers[0]!;
+        const checkCode = makeCheckCode(req.invoiceType, invoiceCode, invoiceNo);
+        const visibleAfter = control.fault === 'unknown' ? control.unknownVisibleAfterS : 0;
+        const inserted = await tx.execute(sql`
+          insert into channel_sandbox_issues
+            (client_id, serial_no, device_id, invoice_type, invoice_code, invoice_no, check_code, total_amount,
+             issued_at, visible_at)
+          values (${req.clientId}, ${req.serialNo}, ${req.deviceId}, ${req.invoiceType}, ${invoiceCode},
+            ${invoiceNo}, ${checkCode}, ${req.totalAmount}, ${issuedAt.toISOString()},
+            now() + make_interval(secs => ${visibleAfter}))
+          on conflict (client_id, serial_no) do nothing`);
+        if (inserted.rowCount === 0) throw new AlreadyIssued();
+        const outcome: ChannelOutcome =
+          control.fault === 'unknown'
+            ? { status: 'unknown', reason: 'unknown', message: '税局返回未知结果' }
+            : { status: 'issued', invoiceCode, invoiceNo, checkCode, issuedAt };
+        await record(tx, outcome);
+        return outcome;
+      });
+    } catch (err) {
+      if (err instanceof StockExhausted) {
+        const outcome = refusal(INVOICE_CODE.STOCK_EXHAUSTED);
+        await this.db.transaction((tx) => record(tx, outcome));
+        return outcome;
+      }
+      if (err instanceof AlreadyIssued) {
+        // the bureau answers a repeated serial with the invoice it already made
+        const known = await this.querySerial({ clientId: req.clientId, serialNo: req.serialNo });
+        const outcome: ChannelOutcome =
+          known.state === 'issued'
+            ? { status: 'issued', ...known }
+            : { status: 'unknown', reason: 'unknown', message: '税局返回未知结果' };
+        await this.db.transaction((tx) => record(tx, outcome));
+        return outcome;
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * Checks device state, kind, per-invoice limit and monthly quota and reserves the quota, in one
+   * statement that locks the device row for the rest of the transaction.
+   */
+  private async reserve(
+    tx: DbOrTx,
+    req: ChannelIssueRequest,
+  ): Promise<{ status: 'ok'; areaCode: string } | ChannelFailed> {
+    const { month } = shanghaiParts(new Date());
+    const amount = req.totalAmount;
+    const res = await tx.execute<{ area_code: string }>(sql`
+      update tax_devices d set
+        quota_used = case when d.monthly_quota is null then d.quota_used
+                          when d.quota_month = ${month} then d.quota_used + ${amount}::numeric
+                          else ${amount}::numeric end,
+        quota_month = case when d.monthly_quota is null then d.quota_month else ${month} end
+      where d.id = ${req.deviceId} and d.client_id = ${req.clientId}
+        and d.status = 'active' and d.online and not d.locked
+        and ${req.invoiceType} = any(d.invoice_types)
+        and d.per_invoice_limit >= ${amount}::numeric
+        and (d.monthly_quota is null
+             or (case when d.quota_month = ${month} then d.quota_used else 0 end) + ${amount}::numeric <= d.monthly_quota)
+      returning d.area_code`);
+    const row = res.rows[0];
+    if (row) return { status: 'ok', areaCode: row.area_code };
+    return refusal(await this.diagnose(tx, req));
+  }
+
+  /** Which rule refused the device (the slow path after `reserve` matched no row). */
+  private async diagnose(tx: DbOrTx, req: ChannelIssueRequest): Promise<number> {
+    const res = await tx.execute<{
+      status: string;
+      online: boolean;
+      locked: boolean;
+      invoice_types: string[];
+      over_limit: boolean;
+    }>(sql`
+      select status, online, locked, invoice_types, per_invoice_limit < ${req.totalAmount}::numeric as over_limit
+      from tax_devices where id = ${req.deviceId} and client_id = ${req.clientId}`);
+    const d = res.rows[0];
+    if (!d) return INVOICE_CODE.DEVICE_NOT_FOUND;
+    if (d.status !== 'active') return INVOICE_CODE.DEVICE_DISABLED;
+    if (!d.online) return INVOICE_CODE.DEVICE_OFFLINE;
+    if (d.locked) return INVOICE_CODE.DEVICE_LOCKED;
+    if (!d.invoice_types.includes(req.invoiceType)) return INVOICE_CODE.DEVICE_TYPE_UNSUPPORTED;
+    if (d.over_limit) return INVOICE_CODE.OVER_INVOICE_LIMIT;
+    return INVOICE_CODE.QUOTA_EXCEEDED;
+  }
+
+  /** The device's sandbox behaviour; a fault with a remaining count is consumed atomically. */
+  private async takeControl(deviceId: number): Promise<Control> {
+    const res = await this.db.execute<{
+      latency_ms: number;
+      fault: SandboxFault;
+      fault_code: string;
+      fault_message: string;
+      timeout_ms: number;
+      unknown_visible_after_s: number;
+      fault_applies: boolean;
+    }>(sql`
+      with claim as (
+        update channel_sandbox_controls s set fault_remaining = s.fault_remaining - 1, updated_at = now()
+        where s.device_id = ${deviceId} and s.fault <> 'none' and s.fault_remaining > 0
+        returning 1
+      )
+      select latency_ms, fault, fault_code, fault_message, timeout_ms, unknown_visible_after_s,
+        (fault <> 'none' and (fault_remaining is null or exists (select 1 from claim))) as fault_applies
+      from channel_sandbox_controls where device_id = ${deviceId}`);
+    const c = res.rows[0];
+    if (!c) return NO_CONTROL;
+    return {
+      latencyMs: c.latency_ms,
+      fault: c.fault_applies ? c.fault : 'none',
+      faultCode: c.fault_code,
+      faultMessage: c.fault_message,
+      timeoutMs: c.timeout_ms,
+      unknownVisibleAfterS: c.unknown_visible_after_s,
+    };
+  }
+
+  async querySerial(q: { clientId: number; serialNo: string }): Promise<ChannelQueryResult> {
+    const res = await this.db.execute<{
+      invoice_type: string;
+      invoice_code: string;
+      invoice_no: string;
+      check_code: string;
+      issued_at: Date | string;
+      visible: boolean;
+    }>(sql`
+      select invoice_type, invoice_code, invoice_no, check_code, issued_at, visible_at <= now() as visible
+      from channel_sandbox_issues where client_id = ${q.clientId} and serial_no = ${q.serialNo}`);
+    const r = res.rows[0];
+    if (!r) return { state: 'not_issued' };
+    if (!r.visible) return { state: 'pending' };
+    return {
+      state: 'issued',
+      invoiceType: r.invoice_type,
+      invoiceCode: r.invoice_code,
+      invoiceNo: r.invoice_no,
+      checkCode: r.check_code,
+      issuedAt: new Date(r.issued_at),
+    };
+  }
+
+  async deviceState(deviceId: number): Promise<DeviceState | null> {
+    const res = await this.db.execute<{ online: boolean; locked: boolean; status: string }>(
+      sql`select online, locked, status from tax_devices where id = ${deviceId}`,
+    );
+    const r = res.rows[0];
+    return r ? { deviceId, online: r.online, locked: r.locked, active: r.status === 'active' } : null;
+  }
+
+  async quota(deviceId: number): Promise<DeviceQuota | null> {
+    const { month } = shanghaiParts(new Date());
+    const res = await this.db.execute<{
+      per_invoice_limit: string;
+      monthly_quota: string | null;
+      quota_used: string;
+      quota_month: string;
+    }>(
+      sql`select per_invoice_limit, monthly_quota, quota_used, quota_month from tax_devices where id = ${deviceId}`,
+    );
+    const r = res.rows[0];
+    if (!r) return null;
+    return {
+      deviceId,
+      perInvoiceLimit: r.per_invoice_limit,
+      monthlyQuota: r.monthly_quota,
+      quotaUsed: r.quota_month === month ? r.quota_used : '0.00',
+      quotaMonth: month,
+      stock: await deviceStock(this.db, deviceId),
+    };
+  }
+}
+
+class StockExhausted extends Error {}
