@@ -71,7 +71,8 @@ function finishLine(
 
 /**
  * One invoice line (domain.md §2.1). quantity × price gives the amount when both are entered;
- * otherwise price = amount / quantity (8 dp), or quantity = amount / price. Tax-inclusive entry:
+ * otherwise price = amount / quantity (8 dp; the quantity takes the sign of the amount, so red lines
+ * keep a positive price), or quantity = amount / price. Tax-inclusive entry:
  * 税额 = round(含税/(1+r)×r, 2), 金额 = 含税 − 税额. Tax-exclusive: 金额 = round(entered, 2),
  * 税额 = round(金额×r, 2). Discount lines (lineKind 1) carry no quantity or price and a negative amount.
  * Throws an Error with a Chinese message when the input cannot produce a line.
@@ -97,6 +98,9 @@ export function computeLine(input: LineInput): ComputedLine {
       entered = dec(input.amount as string).toDecimalPlaces(2);
       if (!quantity && price && !price.isZero()) quantity = entered.div(price).toDecimalPlaces(8);
       if (quantity?.isZero()) quantity = null;
+      // red lines: the quantity carries the sign, the price stays positive
+      if (quantity && !price && !entered.isZero() && entered.isNegative() !== quantity.isNegative())
+        quantity = quantity.negated();
     } else {
       throw new Error('请输入金额，或同时输入数量和单价');
     }
@@ -142,7 +146,7 @@ export function invoiceTaxError(
   return exact.minus(tax);
 }
 
-export type TaxedLine = ComputedLine & { taxRate: string; lineKind?: LineKind };
+export type TaxedLine = ComputedLine & { taxRate: string; lineKind?: LineKind | null };
 
 /**
  * Computes tax per rate on the invoice total and spreads the rounding difference over the lines, one
@@ -158,7 +162,9 @@ export function computeInvoiceTaxByTotal<T extends TaxedLine>(
   const groups = new Map<string, number[]>();
   out.forEach((l, i) => {
     const key = dec(l.taxRate, '税率').toFixed();
-    groups.set(key, [...(groups.get(key) ?? []), i]);
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
   });
   for (const [key, idx] of groups) {
     const rate = new Dec(key);
@@ -178,15 +184,11 @@ export function computeInvoiceTaxByTotal<T extends TaxedLine>(
     const step = new Dec(diffCents > 0 ? '0.01' : '-0.01');
     // Prefer normal lines, then discounted, then discount lines; within a class, the line whose
     // exact tax lies furthest in the direction we move.
-    const klass = (i: number) => (out[idx[i]].lineKind === 1 ? 2 : out[idx[i]].lineKind === 2 ? 1 : 0);
+    const klass = idx.map((i) => (out[i].lineKind === 1 ? 2 : out[i].lineKind === 2 ? 1 : 0));
+    const gain = idx.map((_, k) => exact[k].minus(taxes[k]).times(step.s));
     const order = idx
       .map((_, k) => k)
-      .sort((a, b) => {
-        if (klass(a) !== klass(b)) return klass(a) - klass(b);
-        const ga = exact[a].minus(taxes[a]).times(step.s);
-        const gb = exact[b].minus(taxes[b]).times(step.s);
-        return gb.comparedTo(ga) || a - b;
-      });
+      .sort((a, b) => klass[a] - klass[b] || gain[b].comparedTo(gain[a]) || a - b);
     for (let n = 0; diffCents !== 0; n++) {
       const k = order[n % order.length];
       taxes[k] = taxes[k].plus(step);
@@ -214,10 +216,15 @@ export function computeInvoiceTaxByTotal<T extends TaxedLine>(
  * Computes all lines and the totals; when the per-line rounding would break the 1.27 rule (many
  * small lines, domain.md §2.3) the tax is computed on the total instead (computeInvoiceTaxByTotal).
  */
-export function computeInvoice<T extends LineInput & { lineKind?: LineKind }>(
+export function computeInvoice<T extends LineInput>(
   lines: readonly T[],
-): { lines: (ComputedLine & { taxRate: string; lineKind: LineKind })[]; totals: Totals; spread: boolean } {
-  let computed = lines.map((l) => ({ ...computeLine(l), taxRate: l.taxRate, lineKind: l.lineKind ?? 0 }));
+): {
+  lines: (Omit<T, keyof ComputedLine | 'lineKind'> &
+    ComputedLine & { taxRate: string; lineKind: LineKind })[];
+  totals: Totals;
+  spread: boolean;
+} {
+  let computed = lines.map((l) => ({ ...l, ...computeLine(l), lineKind: l.lineKind ?? 0 }));
   let spread = false;
   if (invoiceTaxError(computed).abs().greaterThan(TAX_TOTAL_TOLERANCE)) {
     computed = computeInvoiceTaxByTotal(computed, { priceIncludesTax: lines[0]?.priceIncludesTax ?? true });
@@ -244,7 +251,7 @@ export function makeDiscountLine<T extends TaxedLine>(
   line: T,
   discount: DecimalInput,
   opts: { priceIncludesTax: boolean },
-): T & { lineKind: 1 } {
+): Omit<T, 'lineKind'> & { lineKind: 1 } {
   const d = dec(discount, '折扣金额').toDecimalPlaces(2);
   const base = dec(opts.priceIncludesTax ? line.amountWithTax : line.amount);
   if (!d.greaterThan(0)) throw new Error('折扣金额须大于0');
@@ -258,7 +265,7 @@ export function makeDiscountLine<T extends TaxedLine>(
   const result = { ...line, ...computed, lineKind: 1 } as unknown as Record<string, unknown>;
   for (const key of DISCOUNT_EMPTY_KEYS) if (key in result) result[key] = '';
   if ('price' in result) result.price = null;
-  return result as unknown as T & { lineKind: 1 };
+  return result as unknown as Omit<T, 'lineKind'> & { lineKind: 1 };
 }
 
 /**
@@ -271,7 +278,7 @@ export function distributeDiscount<T extends TaxedLine>(
   lines: readonly T[],
   discount: DecimalInput,
   opts: { priceIncludesTax: boolean },
-): (T & { lineKind: LineKind })[] {
+): (Omit<T, 'lineKind'> & { lineKind: LineKind })[] {
   const total = dec(discount, '折扣金额').toDecimalPlaces(2);
   if (!total.greaterThan(0)) throw new Error('折扣金额须大于0');
   const baseOf = (l: T) => dec(opts.priceIncludesTax ? l.amountWithTax : l.amount);
@@ -304,7 +311,7 @@ export function distributeDiscount<T extends TaxedLine>(
     }
   }
 
-  const out: (T & { lineKind: LineKind })[] = [];
+  const out: (Omit<T, 'lineKind'> & { lineKind: LineKind })[] = [];
   lines.forEach((l, i) => {
     const share = shares.get(i);
     if (!share || share.isZero()) {

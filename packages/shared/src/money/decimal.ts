@@ -21,8 +21,8 @@ export function dec(value: DecimalInput, label = '金额'): Dec {
   if (value instanceof Dec) return value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`${label}格式不正确`);
-    // String(n) keeps the shortest round-trip form, so 0.1 stays 0.1 (no binary noise).
-    return new Dec(String(value));
+    // decimal.js reads a number through its shortest round-trip string, so 0.1 stays 0.1.
+    return new Dec(value);
   }
   const s = String(value ?? '')
     .trim()

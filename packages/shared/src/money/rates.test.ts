@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import {
+  normalizeRate,
+  PREFERENTIAL_POLICIES,
+  rateLabel,
+  ratesFor,
+  SMALL_SCALE_REDUCED_RATE_END,
+  TAX_RATES,
+  ZERO_RATE_FLAGS,
+} from './rates.ts';
+
+describe('rates', () => {
+  it('TAX_RATES: 13 9 6 5 3 1.5 1 0.5 0 with labels', () => {
+    expect(TAX_RATES.map((r) => r.label)).toEqual([
+      '13%',
+      '9%',
+      '6%',
+      '5%',
+      '3%',
+      '1.5%',
+      '1%',
+      '0.5%',
+      '0%',
+    ]);
+    for (const r of TAX_RATES) expect(rateLabel(r.value)).toBe(r.label);
+  });
+
+  it('rateLabel: 免税 / 不征税 / 0% from the zero-rate flag or the 数电 policy code', () => {
+    expect(rateLabel('0.06')).toBe('6%');
+    expect(rateLabel(0.015)).toBe('1.5%');
+    expect(rateLabel('0', '1')).toBe('免税');
+    expect(rateLabel('0', '2')).toBe('不征税');
+    expect(rateLabel('0', '3')).toBe('0%');
+    expect(rateLabel('0', '0')).toBe('0%');
+    expect(rateLabel('0.00', '')).toBe('0%');
+    expect(rateLabel('0', '', '03')).toBe('免税');
+    expect(rateLabel('0', null, '04')).toBe('不征税');
+    expect(rateLabel('0.06', '1')).toBe('6%');
+  });
+
+  it('normalizeRate', () => {
+    expect(normalizeRate('0.130')).toBe('0.13');
+    expect(normalizeRate(0.06)).toBe('0.06');
+    expect(normalizeRate('0.07')).toBeNull();
+    expect(normalizeRate('x')).toBeNull();
+  });
+
+  it('small-scale: 1% until 2027-12-31 (3% asks for a reason), then 3%', () => {
+    expect(SMALL_SCALE_REDUCED_RATE_END).toBe('2027-12-31');
+    const during = ratesFor({ taxpayerType: 'small', date: '2027-12-31' });
+    expect(during.map((r) => r.label)).toEqual(['1%', '3%', '5%', '免税', '不征税']);
+    expect(during.find((r) => r.value === '0.03')?.needsReason).toBe(true);
+    expect(during.find((r) => r.label === '免税')).toMatchObject({
+      value: '0',
+      zeroRateFlag: '1',
+      preferentialCode: '03',
+    });
+    const after = ratesFor({ taxpayerType: 'small', date: '2028-01-01' });
+    expect(after.map((r) => r.label)).toEqual(['3%', '5%', '免税', '不征税']);
+    expect(after.some((r) => r.needsReason)).toBe(false);
+    // a Date is read in Beijing time: 2027-12-31T16:00Z is already 2028-01-01 there
+    expect(ratesFor({ taxpayerType: 'small', date: new Date('2027-12-31T16:00:00Z') })[0].label).toBe('3%');
+    expect(ratesFor({ taxpayerType: 'small', date: new Date('2027-12-31T15:59:59Z') })[0].label).toBe('1%');
+  });
+
+  it('general: 13 9 6 5 3 1.5 0.5 and 0% / 免税 / 不征税', () => {
+    const rates = ratesFor({ taxpayerType: 'general', date: '2025-06-01' });
+    expect(rates.map((r) => r.label)).toEqual([
+      '13%',
+      '9%',
+      '6%',
+      '5%',
+      '3%',
+      '1.5%',
+      '0.5%',
+      '0%',
+      '免税',
+      '不征税',
+    ]);
+    expect(rates.find((r) => r.label === '0%')?.zeroRateFlag).toBe('3');
+    expect(rates.find((r) => r.label === '不征税')).toMatchObject({
+      zeroRateFlag: '2',
+      preferentialCode: '04',
+    });
+  });
+
+  it('policy and flag tables', () => {
+    expect(Object.keys(PREFERENTIAL_POLICIES)).toHaveLength(18);
+    expect(PREFERENTIAL_POLICIES['03']).toBe('免税');
+    expect(PREFERENTIAL_POLICIES['04']).toBe('不征税');
+    expect(PREFERENTIAL_POLICIES['10']).toBe('按5%简易征收减按1.5%计征');
+    expect(ZERO_RATE_FLAGS).toEqual({ '0': '出口零税率', '1': '免税', '2': '不征税', '3': '普通零税率' });
+  });
+});
