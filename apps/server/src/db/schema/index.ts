@@ -1,5 +1,6 @@
 export * from './channel.ts';
 export * from './invoicing.ts';
+export * from './reporting.ts';
 export * from './security.ts';
 export * from './tenancy.ts';
 export * from './users.ts';
