@@ -5,6 +5,7 @@ export * from './money/index.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/common.ts';
 export * from './schemas/invoice.ts';
+export * from './schemas/query.ts';
 export * from './schemas/session.ts';
 export * from './validation/length.ts';
 export * from './validation/messages.ts';

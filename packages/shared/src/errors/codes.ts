@@ -57,6 +57,18 @@ export const INVOICE_CODE = {
   STORE_NOT_FOUND: 13122,
 } as const;
 
+/** Invoice library, exports and statistics (16000–16099). */
+export const QUERY_CODE = {
+  DATE_RANGE_INVALID: 16002,
+  DATE_RANGE_TOO_LONG: 16003,
+  EXPORT_TOO_MANY: 16010,
+  EXPORT_EMPTY: 16011,
+  EXPORT_NOT_FOUND: 16012,
+  EXPORT_NOT_READY: 16013,
+  EXPORT_EXPIRED: 16014,
+  EXPORT_BUSY: 16015,
+} as const;
+
 export const DEV_CODE = {
   DEV_ONLY: 19001,
 } as const;

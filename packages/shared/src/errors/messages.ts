@@ -1,4 +1,4 @@
-import { AUTH_CODE, CODE, DEV_CODE, INVOICE_CODE, SESSION_CODE } from './codes.ts';
+import { AUTH_CODE, CODE, DEV_CODE, INVOICE_CODE, QUERY_CODE, SESSION_CODE } from './codes.ts';
 
 // One Chinese message per code; the server sends these, the client never branches on text.
 export const ERROR_MESSAGES: Record<number, string> = {
@@ -44,6 +44,14 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [INVOICE_CODE.SERIAL_CONFLICT]: '流水号已被其他开票请求使用，请更换流水号',
   [INVOICE_CODE.SERIAL_NOT_FOUND]: '未找到该流水号的开票记录',
   [INVOICE_CODE.STORE_NOT_FOUND]: '门店不存在或不属于当前企业',
+  [QUERY_CODE.DATE_RANGE_INVALID]: '开始日期不能晚于结束日期',
+  [QUERY_CODE.DATE_RANGE_TOO_LONG]: '统计日期范围最长为366天，请缩小范围',
+  [QUERY_CODE.EXPORT_TOO_MANY]: '导出数量超过单次上限，请缩小查询范围后再导出',
+  [QUERY_CODE.EXPORT_EMPTY]: '没有符合条件的发票可导出',
+  [QUERY_CODE.EXPORT_NOT_FOUND]: '导出记录不存在',
+  [QUERY_CODE.EXPORT_NOT_READY]: '文件尚未生成完成，请稍后再下载',
+  [QUERY_CODE.EXPORT_EXPIRED]: '文件已过期，请重新导出',
+  [QUERY_CODE.EXPORT_BUSY]: '您有导出任务正在进行，请完成后再试',
   [DEV_CODE.DEV_ONLY]: '生产环境不提供该接口',
 };
 
