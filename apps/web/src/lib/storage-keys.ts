@@ -16,6 +16,8 @@ export const STORAGE_KEYS = {
   summaryGuide: 'kp_summary_guide_seen',
   /** sessionStorage: the public notice was already shown this session */
   noticeShown: 'kp_notice_shown',
+  /** sessionStorage prefix: the single-invoice draft and its serial number, until issued */
+  invoiceDraft: 'kp_invoice_draft',
 } as const;
 
 export function readJson<T>(storage: Storage, key: string): T | null {

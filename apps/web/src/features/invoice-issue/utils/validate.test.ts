@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { buildRequest } from './build-request.ts';
+import { emptyDraft, emptyLine } from './draft.ts';
+import type { Draft, DraftLine } from './types.ts';
+import { validateDraft } from './validate.ts';
+
+const SELLER = { name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KXXXX1A' };
+
+const line = (patch: Partial<DraftLine> = {}): DraftLine => ({
+  ...emptyLine(),
+  tax_class_code: '3040201010000000000',
+  short_name: '信息技术服务',
+  name: '软件开发服务',
+  tax_rate: '0.06',
+  quantity: '1',
+  price: '106',
+  ...patch,
+});
+
+function draftOf(patch: Partial<Draft> = {}): Draft {
+  return {
+    ...emptyDraft(),
+    device_id: 1,
+    invoice_type: '82',
+    buyer: { ...emptyDraft().buyer, name: '上海某某贸易有限公司' },
+    lines: [line()],
+    ...patch,
+  };
+}
+
+const check = (d: Draft, limits = {}) =>
+  validateDraft(d, buildRequest(d, 'WEBserial0001', SELLER), { sellerTaxCode: SELLER.tax_code, limits });
+
+describe('validateDraft', () => {
+  it('passes a complete ordinary invoice', () => {
+    expect(check(draftOf()).errors).toEqual({});
+  });
+
+  it('requires the buyer tax code on a 专票 (81), not on a 普票', () => {
+    expect(check(draftOf()).errors['buyer.tax_code']).toBeUndefined();
+    expect(check(draftOf({ invoice_type: '81' })).errors['buyer.tax_code']).toBe('开具专票时，购买方纳税人识别号必填');
+  });
+
+  it('checks the tax code pattern and refuses the seller as buyer', () => {
+    const bad = draftOf({ buyer: { ...draftOf().buyer, tax_code: 'abc' } });
+    expect(check(bad).errors['buyer.tax_code']).toBe('纳税人识别号须为15、18或20位大写字母或数字');
+    const self = draftOf({ buyer: { ...draftOf().buyer, tax_code: SELLER.tax_code } });
+    expect(check(self).errors['buyer.tax_code']).toBe('购买方与销售方不能为同一纳税人');
+  });
+
+  it('says what a line is missing, next to the cell', () => {
+    const d = draftOf({ lines: [line({ quantity: '', price: '' }), line({ quantity: '2', price: '' }), line({ name: '' })] });
+    const { errors } = check(d);
+    expect(errors['goods_info.0.price']).toBe('请输入单价或金额');
+    expect(errors['goods_info.1.price']).toBe('请输入单价');
+    expect(errors['goods_info.2.name']).toBe('请输入或选择项目名称');
+    expect(errors['goods_info.0.amount']).toBeUndefined();
+  });
+
+  it('warns (without blocking) about a short enterprise name, and blocks a one-character person', () => {
+    const short = check(draftOf({ buyer: { ...draftOf().buyer, name: '张三' } }));
+    expect(short.warnings['buyer.name']).toBe('名称较短，是否开票给自然人？');
+    expect(short.errors['buyer.name']).toBeUndefined();
+    const one = check(draftOf({ buyer: { ...draftOf().buyer, name: '张', title_type: 1 } }));
+    expect(one.errors['buyer.name']).toBe('个人名称须多于1个字');
+  });
+
+  it('checks the e-mail and mobile for delivery', () => {
+    const d = draftOf({ buyer: { ...draftOf().buyer, email: 'a@', mobile: '123' } });
+    expect(check(d).errors).toMatchObject({ 'buyer.email': '邮箱格式不正确', 'buyer.mobile': '手机号格式不正确' });
+  });
+
+  it('refuses a total above the device limit and the monthly quota left', () => {
+    expect(check(draftOf(), { perInvoiceLimit: '50.00' }).errors['invoice_info.total_amount']).toBe(
+      '合计金额超过本设备单张开票限额 ¥50.00',
+    );
+    expect(check(draftOf(), { quotaLeft: '20.00' }).errors['invoice_info.total_amount']).toBe(
+      '合计金额超过本月剩余开票额度 ¥20.00',
+    );
+  });
+
+  it('03 建筑服务: one line only, 报验编号 required iff 跨地市', () => {
+    const base = draftOf({
+      specific_business_code: '03',
+      lines: [line({ tax_class_code: '3050100000000000000', short_name: '建筑服务', name: '工程款' })],
+      building: {
+        place: '浙江省-杭州市-西湖区',
+        detail_address: '',
+        project_name: '西湖项目',
+        cross_city: 'Y',
+        cross_region_no: '',
+        land_vat_project_no: '',
+      },
+    });
+    expect(check(base).errors['building_service.cross_region_no']).toContain('报验管理编号');
+    const ok = { ...base, building: { ...base.building, cross_region_no: 'BY123' } };
+    expect(check(ok).errors).toEqual({});
+    const two = { ...ok, lines: [...ok.lines, line({ tax_class_code: '3050100000000000000' })] };
+    expect(check(two).errors.goods_info).toContain('只能有一行');
+  });
+
+  it('06 不动产租赁: address rule and area unit on the line', () => {
+    const d = draftOf({
+      specific_business_code: '06',
+      lines: [line({ tax_class_code: '3040502020400000000', short_name: '不动产经营租赁', name: '房租', unit: '间' })],
+      rents: [
+        {
+          province: '浙江',
+          city: '杭州市',
+          detail_address: '西湖边',
+          lease_start: '2025-01-01',
+          lease_end: '2025-12-31',
+          cross_city: 'N',
+          certificate_no: '无',
+          plate_no: '',
+        },
+      ],
+    });
+    const { errors } = check(d);
+    expect(errors['real_static_rent.0.province']).toBeTruthy();
+    expect(errors['real_static_rent.0.detail_address']).toContain('街、路、村');
+    expect(errors['goods_info.0.unit']).toBeTruthy();
+  });
+
+  it('09 旅客运输: ID checksum for 身份证', () => {
+    const d = draftOf({
+      specific_business_code: '09',
+      lines: [line({ tax_class_code: '3010101020100000000', short_name: '运输服务', name: '客运费' })],
+      passengers: [
+        {
+          key: 'p1',
+          traveller: '张三',
+          id_type: '201',
+          id_no: '110105194912310021',
+          travel_date: '2025-03-01',
+          origin: '杭州',
+          destination: '上海',
+          vehicle_type: '3',
+          seat_class: '',
+        },
+      ],
+    });
+    expect(check(d).errors['passenger_transport.0.id_no']).toContain('身份证号码不正确');
+  });
+});

@@ -1,0 +1,162 @@
+import {
+  blueInvoiceRequestSchema,
+  checkInvoiceAmounts,
+  dec,
+  isValidUscc,
+  PATTERNS,
+  SPECIAL_INVOICE_TYPES,
+} from '@kaipiao/shared';
+import type { BlueInvoicePayload } from './build-request.ts';
+import { computeAll, isNumeric } from './line-math.ts';
+import { addSpecificErrors } from './specific-rules.ts';
+import type { Draft, FieldErrors } from './types.ts';
+
+// Client-side checks, keyed by the same field paths the server answers with (10001
+// `data.errors[].field`), so both kinds of error appear in the same place.
+
+export type Limits = {
+  /** 最高开票限额 on the tax-exclusive total */
+  perInvoiceLimit?: string | null;
+  /** 数电 monthly quota still available (tax-exclusive), null for stock-based discs */
+  quotaLeft?: string | null;
+  /** why the chosen device cannot issue now (offline, locked) */
+  deviceProblem?: string;
+};
+export type Validation = { errors: FieldErrors; warnings: FieldErrors };
+
+type ZodIssue = { code: string; origin?: string; maximum?: unknown; minimum?: unknown };
+
+/** zod's English defaults in plain Chinese (schemas with their own message keep it). */
+function zhIssue(issue: ZodIssue): string {
+  const str = issue.origin === 'string';
+  switch (issue.code) {
+    case 'too_big':
+      return str ? `最多${issue.maximum}个字符` : `不能超过${issue.maximum}`;
+    case 'too_small':
+      return str ? (issue.minimum === 1 ? '必填' : `至少${issue.minimum}个字符`) : '必填';
+    case 'invalid_type':
+      return '必填';
+    case 'invalid_value':
+      return '请选择';
+    default:
+      return '格式不正确';
+  }
+}
+
+const FIXED: Record<string, string> = {
+  device_id: '请选择开票设备',
+  invoice_type: '请选择发票种类',
+};
+
+function lineChecks(draft: Draft, errors: FieldErrors) {
+  const numbers = computeAll(draft.lines, draft.price_includes_tax);
+  draft.lines.forEach((l, i) => {
+    const at = `goods_info.${i}`;
+    if (!l.name.trim()) errors[`${at}.name`] = '请输入或选择项目名称';
+    else if (!/^\d{19}$/.test(l.tax_class_code) || !l.short_name.trim()) {
+      errors[`${at}.tax_class_code`] = '请选择商品编码（税收分类编码）';
+    }
+    if (!isNumeric(l.tax_rate)) errors[`${at}.tax_rate`] = '请选择税率';
+    if (l.line_kind === 1 || numbers[i]) return;
+    const q = l.quantity.trim();
+    if (q && !isNumeric(q)) errors[`${at}.quantity`] = '请输入数字';
+    else if (q && dec(q).lte(0)) errors[`${at}.quantity`] = '数量须大于0';
+    if (l.driver === 'price') {
+      if (!l.price.trim()) errors[`${at}.price`] = q ? '请输入单价' : '请输入单价或金额';
+      else if (!isNumeric(l.price)) errors[`${at}.price`] = '请输入数字';
+      else if (!q) errors[`${at}.quantity`] = '有单价时须填写数量';
+    } else if (!l.amount.trim()) errors[`${at}.amount`] = '请输入金额';
+    else if (!isNumeric(l.amount)) errors[`${at}.amount`] = '请输入数字';
+  });
+  return numbers;
+}
+
+function buyerChecks(draft: Draft, sellerTaxCode: string, v: Validation) {
+  const b = draft.buyer;
+  const taxCode = b.tax_code.trim();
+  if (draft.invoice_type && SPECIAL_INVOICE_TYPES.includes(draft.invoice_type) && !taxCode) {
+    v.errors['buyer.tax_code'] = '开具专票时，购买方纳税人识别号必填';
+  } else if (taxCode && !PATTERNS.taxCode.test(taxCode)) {
+    v.errors['buyer.tax_code'] = '纳税人识别号须为15、18或20位大写字母或数字';
+  } else if (taxCode.length === 18 && !isValidUscc(taxCode)) {
+    v.warnings['buyer.tax_code'] = '统一社会信用代码校验位不符，请核对';
+  }
+  if (taxCode && sellerTaxCode && taxCode === sellerTaxCode) {
+    v.errors['buyer.tax_code'] = '购买方与销售方不能为同一纳税人';
+  }
+  const name = b.name.trim();
+  if (b.title_type === 1 && name.length === 1) v.errors['buyer.name'] = '个人名称须多于1个字';
+  if (b.title_type === 2 && name && name.length <= 4) {
+    v.warnings['buyer.name'] = '名称较短，是否开票给自然人？';
+  }
+  if (b.email.trim() && !PATTERNS.email.test(b.email.trim())) v.errors['buyer.email'] = '邮箱格式不正确';
+  if (b.mobile.trim() && !PATTERNS.mobile.test(b.mobile.trim()))
+    v.errors['buyer.mobile'] = '手机号格式不正确';
+  const phone = b.phone.trim();
+  if (phone && !PATTERNS.landline.test(phone) && !PATTERNS.enterprisePhone.test(phone)) {
+    v.errors['buyer.phone'] = '电话格式不正确';
+  }
+  if (b.bank_account.trim() && !PATTERNS.bankAccount.test(b.bank_account.trim())) {
+    v.errors['buyer.bank_account'] = '银行账号须为1-30位数字';
+  }
+}
+
+function stayChecks(draft: Draft, errors: FieldErrors) {
+  const s = draft.stay;
+  if (s?.check_in && s.check_out && s.check_in > s.check_out) {
+    errors['hotel_stay.check_out'] = '离店日期不能早于入住日期';
+  }
+}
+
+/** Every error (blocks issuing) and warning (shown, does not block) for a draft and its payload. */
+export function validateDraft(
+  draft: Draft,
+  payload: BlueInvoicePayload,
+  opts: { sellerTaxCode?: string; limits?: Limits } = {},
+): Validation {
+  const v: Validation = { errors: {}, warnings: {} };
+  const numbers = lineChecks(draft, v.errors);
+  const parsed = blueInvoiceRequestSchema.safeParse(payload, { error: (iss) => zhIssue(iss as ZodIssue) });
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.join('.');
+      const line = /^goods_info\.(\d+)\./.exec(path);
+      // an incomplete line already says what is missing
+      if (line && !numbers[Number(line[1])] && /(amount|price|quantity|tax_amount)$/.test(path)) continue;
+      v.errors[path] ??= FIXED[path] ?? issue.message;
+    }
+  }
+  buyerChecks(draft, opts.sellerTaxCode ?? '', v);
+  if (numbers.every((n) => n !== null)) {
+    const lines = draft.lines.map((l, i) => ({
+      lineKind: l.line_kind,
+      quantity: numbers[i]!.quantity,
+      unitPrice: numbers[i]!.unitPrice,
+      amount: numbers[i]!.amount,
+      taxRate: l.tax_rate,
+      taxAmount: numbers[i]!.taxAmount,
+      amountWithTax: numbers[i]!.amountWithTax,
+    }));
+    const { total_amount, total_tax, total_price_with_tax } = payload.invoice_info;
+    const amountErrors = checkInvoiceAmounts({
+      direction: 'blue',
+      lines,
+      totalAmount: total_amount,
+      totalTax: total_tax,
+      totalWithTax: total_price_with_tax,
+    });
+    for (const e of amountErrors) v.errors[e.field] ??= e.message;
+    const limit = opts.limits?.perInvoiceLimit;
+    if (limit && isNumeric(total_amount) && dec(total_amount).gt(dec(limit))) {
+      v.errors['invoice_info.total_amount'] ??= `合计金额超过本设备单张开票限额 ¥${limit}`;
+    }
+    const left = opts.limits?.quotaLeft;
+    if (left && isNumeric(total_amount) && dec(total_amount).gt(dec(left))) {
+      v.errors['invoice_info.total_amount'] ??= `合计金额超过本月剩余开票额度 ¥${left}`;
+    }
+  }
+  if (opts.limits?.deviceProblem && payload.device_id) v.errors.device_id = opts.limits.deviceProblem;
+  addSpecificErrors(payload, v.errors);
+  stayChecks(draft, v.errors);
+  return v;
+}
