@@ -7,6 +7,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Env } from './config/env.ts';
 import type { DbHandle } from './db/client.ts';
+import { bossPlugin } from './jobs/boss.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { authorityRoutes } from './modules/authority/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
@@ -59,6 +60,7 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(cookie);
   await app.register(authPlugin);
   await app.register(invalidationPlugin);
+  await app.register(bossPlugin);
 
   await app.register(authRoutes);
   await app.register(sessionRoutes);

@@ -34,4 +34,22 @@ describe('loadEnv', () => {
       '127.0.0.1',
     ]);
   });
+
+  it('uses the sandbox mail outbox unless an smtp:// or smtps:// URL is set', () => {
+    expect(loadEnv({}).KAIPIAO_SMTP_URL).toBeUndefined();
+    expect(loadEnv({ KAIPIAO_SMTP_URL: '' }).KAIPIAO_SMTP_URL).toBeUndefined();
+    const url = 'smtps://mailer:secret@smtp.example.com:465';
+    expect(loadEnv({ KAIPIAO_SMTP_URL: url }).KAIPIAO_SMTP_URL).toBe(url);
+    expect(() => loadEnv({ KAIPIAO_SMTP_URL: 'http://smtp.example.com' })).toThrow();
+    expect(loadEnv({}).KAIPIAO_MAIL_FROM).toContain('@');
+  });
+
+  it('leaves background jobs to the default unless KAIPIAO_JOBS is on or off', () => {
+    expect(loadEnv({}).KAIPIAO_JOBS).toBeUndefined();
+    expect(loadEnv({ KAIPIAO_JOBS: 'on' }).KAIPIAO_JOBS).toBe('on');
+    expect(loadEnv({ KAIPIAO_JOBS: 'off' }).KAIPIAO_JOBS).toBe('off');
+    expect(() => loadEnv({ KAIPIAO_JOBS: 'maybe' })).toThrow();
+    expect(loadEnv({ KAIPIAO_ROLE: 'worker' }).KAIPIAO_ROLE).toBe('worker');
+    expect(loadEnv({}).KAIPIAO_ROLE).toBe('all');
+  });
 });
