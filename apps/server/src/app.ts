@@ -11,11 +11,13 @@ import { bossPlugin } from './jobs/boss.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { authorityRoutes } from './modules/authority/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
+import { goodsRoutes } from './modules/goods/routes.ts';
 import { invoicingModule } from './modules/invoices/index.ts';
 import { AccessService } from './modules/session/access.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
 import { storeRoutes } from './modules/stores/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { titleRoutes } from './modules/titles/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { invalidationPlugin } from './plugins/invalidation.ts';
@@ -67,6 +69,8 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(authorityRoutes);
   await app.register(systemRoutes);
   await app.register(storeRoutes);
+  await app.register(goodsRoutes);
+  await app.register(titleRoutes);
   await app.register(invoicingModule);
   if (!opts.env.isProduction) await app.register(devRoutes);
 

@@ -7,6 +7,7 @@ export * from './schemas/common.ts';
 export * from './schemas/invoice.ts';
 export * from './schemas/query.ts';
 export * from './schemas/session.ts';
+export * from './schemas/specific-business.ts';
 export * from './validation/length.ts';
 export * from './validation/messages.ts';
 export * from './validation/patterns.ts';

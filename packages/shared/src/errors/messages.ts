@@ -1,4 +1,4 @@
-import { AUTH_CODE, CODE, DEV_CODE, INVOICE_CODE, QUERY_CODE, SESSION_CODE } from './codes.ts';
+import { AUTH_CODE, CATALOG_CODE, CODE, DEV_CODE, INVOICE_CODE, QUERY_CODE, SESSION_CODE } from './codes.ts';
 
 // One Chinese message per code; the server sends these, the client never branches on text.
 export const ERROR_MESSAGES: Record<number, string> = {
@@ -52,6 +52,20 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [QUERY_CODE.EXPORT_NOT_READY]: '文件尚未生成完成，请稍后再下载',
   [QUERY_CODE.EXPORT_EXPIRED]: '文件已过期，请重新导出',
   [QUERY_CODE.EXPORT_BUSY]: '您有导出任务正在进行，请完成后再试',
+  [CATALOG_CODE.GOODS_NOT_FOUND]: '商品不存在或已删除',
+  [CATALOG_CODE.GOODS_DUPLICATE]: '已存在相同名称和规格型号的商品',
+  [CATALOG_CODE.TAX_CLASS_NOT_FOUND]: '税收分类编码不存在，请从列表中选择',
+  [CATALOG_CODE.TAX_CLASS_SUMMARY]: '汇总项编码不能用于开票，请选择其下级编码',
+  [CATALOG_CODE.RATE_NOT_ALLOWED]: '该税收分类编码不支持所选税率',
+  [CATALOG_CODE.PREFERENTIAL_NOT_ALLOWED]: '该税收分类编码不支持所选优惠政策',
+  [CATALOG_CODE.IMPORT_NOT_EXCEL]: '请上传 .xlsx 格式的 Excel 文件',
+  [CATALOG_CODE.IMPORT_EMPTY]: '文件中没有可导入的数据行',
+  [CATALOG_CODE.IMPORT_TOO_MANY_ROWS]: '单次最多导入5000行，请拆分文件后再导入',
+  [CATALOG_CODE.IMPORT_ROWS_INVALID]: '导入数据有误，未导入任何数据，请修改后重新导入',
+  [CATALOG_CODE.IMPORT_BAD_HEADER]: '表头与导入模板不一致，请下载最新模板',
+  [CATALOG_CODE.IMPORT_NO_FILE]: '请选择要导入的文件',
+  [CATALOG_CODE.TITLE_NOT_FOUND]: '抬头不存在或已删除',
+  [CATALOG_CODE.TITLE_DUPLICATE]: '已存在同名抬头',
   [DEV_CODE.DEV_ONLY]: '生产环境不提供该接口',
 };
 

@@ -1,3 +1,4 @@
+export * from './catalog.ts';
 export * from './channel.ts';
 export * from './invoicing.ts';
 export * from './reporting.ts';

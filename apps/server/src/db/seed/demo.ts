@@ -13,6 +13,7 @@ import {
   users,
   wecomUsers,
 } from '../schema/index.ts';
+import { seedDemoCatalog } from './catalog.ts';
 import { seedDemoDevices } from './devices.ts';
 
 export const DEMO = {
@@ -46,6 +47,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     .limit(1);
   if (existing.length > 0) {
     await seedDemoDevices(db, DEMO);
+    await seedDemoCatalog(db, DEMO);
     return false;
   }
   await db.transaction(async (tx) => {
@@ -133,5 +135,6 @@ export async function seedDemo(db: Db): Promise<boolean> {
     });
   });
   await seedDemoDevices(db, DEMO);
+  await seedDemoCatalog(db, DEMO);
   return true;
 }

@@ -1,0 +1,192 @@
+import {
+  DEVICE_KINDS,
+  type DeviceKind,
+  INVOICE_CODE,
+  INVOICE_TYPES,
+  type InvoiceType,
+  PAPER_INVOICE_TYPES,
+  SPECIFIC_BUSINESS_DEFS,
+  SUMMARY_STORE_ID,
+  specificBusinessDefSchema,
+  type TaxEquipment,
+  taxEquipmentSchema,
+} from '@kaipiao/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { ok, reply200 } from '../../lib/envelope.ts';
+import { ISSUE_MENUS } from './routes.ts';
+
+/** Pages that pick a device or an invoice kind: issuing, batch, scan-to-invoice, red forms, devices. */
+const EQUIPMENT_MENUS = [
+  ...ISSUE_MENUS,
+  '/invoice/batch',
+  '/hotel/invoice/order',
+  '/invoice/qrcode',
+  '/hotel/invoice/qrcode',
+  '/red-info/sheet',
+  '/device-project/device',
+] as const;
+/** …plus the pages that filter or count by invoice kind. */
+const TYPE_MENUS = [
+  ...EQUIPMENT_MENUS,
+  '/query/invoice',
+  '/hotel/query/invoice',
+  '/query/invoice-stat',
+] as const;
+
+const typeItemSchema = z.object({ code: z.string(), name: z.string() });
+const TYPE_ORDER = Object.keys(INVOICE_TYPES) as InvoiceType[];
+const typeItem = (code: string) => ({ code, name: INVOICE_TYPES[code as InvoiceType] ?? code });
+const sortTypes = (codes: Iterable<string>) =>
+  [...new Set(codes)]
+    .filter((c) => c in INVOICE_TYPES)
+    .sort((a, b) => TYPE_ORDER.indexOf(a as InvoiceType) - TYPE_ORDER.indexOf(b as InvoiceType));
+
+const equipmentQuerySchema = z.object({
+  store_id: z.coerce.number().int().optional(),
+  /** 1 electronic, 2 paper, empty = all */
+  invoice_style: z.enum(['', '1', '2']).optional(),
+  /** 1 数电, 2 税控, empty = all */
+  invoice_mode: z.enum(['', '1', '2']).optional(),
+});
+
+type DeviceRow = {
+  id: number;
+  kind: string;
+  channel: string;
+  name: string;
+  device_no: string;
+  extension_no: number;
+  parent_id: number | null;
+  online: boolean;
+  locked: boolean;
+  invoice_types: string[];
+  per_invoice_limit: string;
+  monthly_quota: string | null;
+  quota_used: string;
+  quota_month: string;
+  stock: Record<string, number | string> | null;
+};
+
+/** Devices and invoice kinds the invoice form offers (spec §7 equipment and type calls). */
+export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** A store id from the query must be one of the business's stores the user may see. */
+  const assertStore = async (
+    access: { clientId: number; storeIds: ReadonlySet<number> | null },
+    id: number,
+  ) => {
+    if (access.storeIds !== null) {
+      if (!access.storeIds.has(id)) throw new AppError(INVOICE_CODE.STORE_NOT_FOUND);
+      return;
+    }
+    const res = await app.db.execute(
+      sql`select 1 from client_stores where id = ${id} and client_id = ${access.clientId}`,
+    );
+    if (res.rows.length === 0) throw new AppError(INVOICE_CODE.STORE_NOT_FOUND);
+  };
+
+  app.get(
+    '/v3/client-store/get-tax-equipment',
+    {
+      config: { menu: EQUIPMENT_MENUS },
+      schema: { querystring: equipmentQuerySchema, response: reply200(z.array(taxEquipmentSchema)) },
+    },
+    async (req) => {
+      const access = req.access!;
+      const q = req.query;
+      // the store asked for, else the current one; -1 / none = every store the user may see
+      const storeId = q.store_id ?? req.sid ?? SUMMARY_STORE_ID;
+      let stores: number[] | null;
+      if (storeId !== SUMMARY_STORE_ID) {
+        await assertStore(access, storeId);
+        stores = [storeId];
+      } else {
+        stores = access.storeIds ? [...access.storeIds] : null;
+      }
+      const res = await app.db.execute<DeviceRow>(sql`
+        select d.id, d.kind, d.channel, d.name, d.device_no, d.extension_no, d.parent_id, d.online, d.locked,
+          d.invoice_types, d.per_invoice_limit, d.monthly_quota, d.quota_used, d.quota_month,
+          (select jsonb_object_agg(s.invoice_type, s.left) from (
+             select r.invoice_type, sum(r.end_no - r.next_no + 1) as left from channel_number_ranges r
+             where r.device_id = d.id and r.next_no <= r.end_no group by r.invoice_type) s) as stock
+        from tax_devices d
+        where d.client_id = ${access.clientId} and d.status = 'active'
+          and exists (
+            select 1 from device_stores ds join client_stores cs on cs.id = ds.store_id
+            where ds.device_id = d.id and cs.client_id = ${access.clientId}
+              ${stores ? sql`and ds.store_id = any(${`{${stores.join(',')}}`}::int[])` : sql``})
+        order by case d.kind when 'digital' then 0 else 1 end, d.id`);
+      const month = shanghaiParts(new Date()).month;
+      const out: TaxEquipment[] = [];
+      for (const d of res.rows) {
+        const types = sortTypes(d.invoice_types).filter((t) => {
+          const paper = (PAPER_INVOICE_TYPES as readonly string[]).includes(t);
+          if (q.invoice_style === '1' && paper) return false;
+          if (q.invoice_style === '2' && !paper) return false;
+          if (q.invoice_mode === '1' && !isDigitalType(t)) return false;
+          if (q.invoice_mode === '2' && isDigitalType(t)) return false;
+          return true;
+        });
+        if (types.length === 0) continue;
+        out.push({
+          device_id: d.id,
+          name: d.name,
+          kind: d.kind,
+          kind_name: DEVICE_KINDS[d.kind as DeviceKind] ?? d.kind,
+          channel: d.channel,
+          device_no: d.device_no,
+          extension_no: d.extension_no,
+          is_main: d.parent_id === null && d.extension_no === 0,
+          online: d.online,
+          locked: d.locked,
+          invoice_types: types.map(typeItem),
+          per_invoice_limit: d.per_invoice_limit,
+          monthly_quota: d.monthly_quota,
+          quota_used: d.quota_month === month ? d.quota_used : '0.00',
+          stock: Object.fromEntries(Object.entries(d.stock ?? {}).map(([k, v]) => [k, Number(v)])),
+        });
+      }
+      return ok(out);
+    },
+  );
+
+  app.get(
+    '/v3/equipment/client-invoice-type',
+    {
+      config: { menu: EQUIPMENT_MENUS },
+      schema: {
+        querystring: z.object({ store_id: z.coerce.number().int().optional() }),
+        response: reply200(z.array(typeItemSchema)),
+      },
+    },
+    async (req) => {
+      const access = req.access!;
+      const storeId = req.query.store_id;
+      if (storeId !== undefined) await assertStore(access, storeId);
+      const res = await app.db.execute<{ t: string }>(sql`
+        select distinct unnest(d.invoice_types) as t
+        from tax_devices d
+        where d.client_id = ${access.clientId} and d.status = 'active'
+          ${storeId !== undefined ? sql`and exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId})` : sql``}`);
+      return ok(sortTypes(res.rows.map((r) => r.t)).map(typeItem));
+    },
+  );
+
+  app.get(
+    '/v3/invoice-detail/get-invoice-type',
+    { config: { menu: TYPE_MENUS }, schema: { response: reply200(z.array(typeItemSchema)) } },
+    async () => ok(TYPE_ORDER.map(typeItem)),
+  );
+
+  app.get(
+    '/v3/invoice-record/specific-business',
+    {
+      config: { menu: ISSUE_MENUS },
+      schema: { response: reply200(z.array(specificBusinessDefSchema)) },
+    },
+    async () => ok([...SPECIFIC_BUSINESS_DEFS]),
+  );
+};

@@ -1,0 +1,80 @@
+import { blueInvoiceRequestSchema, issueResultSchema } from '@kaipiao/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok, reply200 } from '../../lib/envelope.ts';
+import { issueBlue, reconcileInvoices, resultBySerial } from './service.ts';
+
+/** The single-invoice pages (spec §2 /invoice/online, /hotel/invoice/online). */
+export const ISSUE_MENUS = ['/invoice/online', '/hotel/invoice/online'] as const;
+
+const reconcileSummarySchema = z.object({
+  checked: z.number(),
+  issued: z.number(),
+  failed: z.number(),
+  pending: z.number(),
+  results: z.array(issueResultSchema),
+});
+
+/** Issuing (architecture.md §5): blue invoice, its result by serial, reconciliation of unknown results. */
+export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
+  // spec §7 writes the path without the leading slash; the client resolves it to /v3/…
+  app.post(
+    '/v3/online-invoicing/blue',
+    {
+      config: { menu: ISSUE_MENUS, store: 'specific' },
+      schema: { body: blueInvoiceRequestSchema, response: reply200(issueResultSchema) },
+    },
+    async (req) => {
+      const access = req.access!;
+      const result = await issueBlue(
+        app,
+        { clientId: access.clientId, storeId: req.sid!, userId: req.session?.userId ?? null },
+        req.body,
+      );
+      return ok(result);
+    },
+  );
+
+  app.get(
+    '/v3/online-invoicing/result',
+    {
+      config: { menu: ISSUE_MENUS },
+      schema: {
+        querystring: z.object({ serial_no: z.string().trim().min(1).max(40) }),
+        response: reply200(issueResultSchema),
+      },
+    },
+    async (req) => {
+      const access = req.access!;
+      return ok(
+        await resultBySerial(app, {
+          clientId: access.clientId,
+          serialNo: req.query.serial_no,
+          storeIds: access.storeIds,
+        }),
+      );
+    },
+  );
+
+  app.post(
+    '/v3/online-invoicing/reconcile',
+    {
+      config: { menu: ISSUE_MENUS },
+      schema: {
+        body: z.object({ serial_no: z.string().trim().min(1).max(40).optional() }).default({}),
+        response: reply200(reconcileSummarySchema),
+      },
+    },
+    async (req) => {
+      const access = req.access!;
+      return ok(
+        await reconcileInvoices(app, {
+          clientId: access.clientId,
+          storeIds: access.storeIds,
+          serialNo: req.body.serial_no,
+          userId: req.session?.userId ?? null,
+        }),
+      );
+    },
+  );
+};

@@ -1,0 +1,173 @@
+import {
+  type BlueInvoiceRequest,
+  type CheckLine,
+  checkInvoiceAmounts,
+  checkSpecificBusiness,
+  computeLine,
+  DIGITAL_INVOICE_TYPES,
+  isValidTaxCode,
+  normalizeRate,
+  PAPER_INVOICE_TYPES,
+  PATTERNS,
+  ratesFor,
+  SPECIAL_INVOICE_TYPES,
+} from '@kaipiao/shared';
+
+export type FieldIssue = { field: string; message: string };
+
+/** A line as stored (invoice_lines), amounts as submitted once they pass the bureau's tolerances. */
+export type StoredLine = {
+  lineNo: number;
+  lineKind: 0 | 1 | 2;
+  goodsId: number | null;
+  taxClassCode: string;
+  shortName: string;
+  itemName: string;
+  fullName: string;
+  spec: string;
+  unit: string;
+  quantity: string | null;
+  unitPrice: string | null;
+  unitPriceWithTax: string | null;
+  amount: string;
+  taxRate: string;
+  taxAmount: string;
+  amountWithTax: string;
+  preferentialCode: string;
+  zeroRateFlag: string;
+};
+
+/** Line limits per kind: 数电 2000 here; paper kinds 8 (no 销货清单 yet); other electronic kinds 100. */
+export function maxLines(invoiceType: string): number {
+  if ((DIGITAL_INVOICE_TYPES as readonly string[]).includes(invoiceType)) return 2000;
+  if ((PAPER_INVOICE_TYPES as readonly string[]).includes(invoiceType)) return 8;
+  return 100;
+}
+
+/**
+ * The payload rules beyond its zod schema (domain.md §1.5, §2.2, §4): every line recomputed with
+ * `computeLine` and the bureau's tolerances checked on what was submitted; buyer rules; line
+ * limits; the special-business blocks; rates the taxpayer may use. Returns the issues (empty =
+ * fine) and the lines to store.
+ */
+export function validateBlue(
+  req: BlueInvoiceRequest,
+  seller: { taxCode: string; taxpayerType: 'general' | 'small' },
+  now = new Date(),
+): { issues: FieldIssue[]; lines: StoredLine[] } {
+  const issues: FieldIssue[] = [];
+  const add = (field: string, message: string) => issues.push({ field, message });
+  const includes = req.invoice_info.price_includes_tax;
+  const allowedRates = new Set(
+    ratesFor({ taxpayerType: seller.taxpayerType, date: now }).map((r) => r.value),
+  );
+
+  const lines: StoredLine[] = [];
+  const checkLines: CheckLine[] = [];
+  req.goods_info.forEach((g, i) => {
+    let computed: ReturnType<typeof computeLine> | null = null;
+    try {
+      computed = computeLine({
+        priceIncludesTax: includes,
+        taxRate: g.tax_rate,
+        quantity: g.line_kind === 1 ? null : g.quantity,
+        price: g.line_kind === 1 ? null : g.price,
+        amount: includes ? g.amount_with_tax : g.amount,
+        lineKind: g.line_kind,
+      });
+    } catch (err) {
+      add(`goods_info.${i}.amount`, `第${i + 1}行：${(err as Error).message}`);
+    }
+    const rate = normalizeRate(g.tax_rate);
+    if (rate !== null && !allowedRates.has(rate)) {
+      add(
+        `goods_info.${i}.tax_rate`,
+        seller.taxpayerType === 'small' ? `第${i + 1}行税率不适用于小规模纳税人` : `第${i + 1}行税率不正确`,
+      );
+    }
+    const quantity = computed?.quantity ?? g.quantity;
+    const unitPrice = computed?.unitPrice ?? null;
+    checkLines.push({
+      lineKind: g.line_kind,
+      quantity,
+      unitPrice,
+      amount: g.amount,
+      taxRate: g.tax_rate,
+      taxAmount: g.tax_amount,
+      amountWithTax: g.amount_with_tax,
+      taxClassCode: g.tax_class_code,
+      zeroRateFlag: g.zero_rate_flag,
+      preferentialCode: g.preferential_code,
+    });
+    lines.push({
+      lineNo: i + 1,
+      lineKind: g.line_kind,
+      goodsId: g.goods_id,
+      taxClassCode: g.tax_class_code,
+      shortName: g.short_name,
+      itemName: g.name,
+      fullName: `*${g.short_name}*${g.name}`,
+      spec: g.spec,
+      unit: g.unit,
+      quantity,
+      unitPrice,
+      unitPriceWithTax: computed?.unitPriceWithTax ?? null,
+      amount: g.amount,
+      taxRate: g.tax_rate,
+      taxAmount: g.tax_amount,
+      amountWithTax: g.amount_with_tax,
+      preferentialCode: g.preferential_code,
+      zeroRateFlag: g.zero_rate_flag,
+    });
+  });
+
+  issues.push(
+    ...checkInvoiceAmounts({
+      direction: 'blue',
+      lines: checkLines,
+      totalAmount: req.invoice_info.total_amount,
+      totalTax: req.invoice_info.total_tax,
+      totalWithTax: req.invoice_info.total_price_with_tax,
+    }),
+  );
+
+  const limit = maxLines(req.invoice_type);
+  if (req.goods_info.length > limit) {
+    add(
+      'goods_info',
+      limit === 8 ? '纸质发票最多8行项目明细，请拆分开具' : `该票种最多${limit}行项目明细，请拆分开具`,
+    );
+  }
+
+  // buyer (domain.md §1.5)
+  const buyer = req.buyer;
+  if ((SPECIAL_INVOICE_TYPES as readonly string[]).includes(req.invoice_type) && !buyer.tax_code) {
+    add('buyer.tax_code', '开具专用发票须填写购买方纳税人识别号');
+  } else if (buyer.title_type === 2 && !buyer.tax_code) {
+    add('buyer.tax_code', '购买方为企业时须填写纳税人识别号');
+  }
+  if (buyer.tax_code) {
+    if (!PATTERNS.taxCode.test(buyer.tax_code))
+      add('buyer.tax_code', '纳税人识别号须为15、18或20位数字或大写字母');
+    else if (!isValidTaxCode(buyer.tax_code)) add('buyer.tax_code', '统一社会信用代码校验位不正确，请核对');
+    else if (buyer.tax_code === seller.taxCode) add('buyer.tax_code', '购买方与销售方不能为同一纳税人');
+  }
+  if (buyer.email && !PATTERNS.email.test(buyer.email)) add('buyer.email', '请输入正确的邮箱地址');
+  if (buyer.mobile && !PATTERNS.mobile.test(buyer.mobile)) add('buyer.mobile', '请输入正确的手机号');
+  if (buyer.bank_account && !PATTERNS.bankAccount.test(buyer.bank_account))
+    add('buyer.bank_account', '银行账号须为1-30位数字');
+  if (buyer.title_type === 1 && buyer.name.length < 2) add('buyer.name', '个人抬头名称至少2个字');
+
+  issues.push(...checkSpecificBusiness(req));
+
+  // 06: an empty line unit takes the block's area unit
+  if (req.invoice_info.specific_business_code === '06' && req.real_static_rent) {
+    let k = 0;
+    for (const line of lines) {
+      if (line.lineKind === 1) continue;
+      const block = req.real_static_rent[k++];
+      if (block && !line.unit) line.unit = block.area_unit;
+    }
+  }
+  return { issues, lines };
+}

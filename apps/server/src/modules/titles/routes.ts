@@ -1,0 +1,112 @@
+import multipart from '@fastify/multipart';
+import {
+  idsBodySchema,
+  importResultSchema,
+  infoByTaxCodeQuerySchema,
+  infoByTaxCodeSchema,
+  listTitlesQuerySchema,
+  pageOf,
+  searchTitlesQuerySchema,
+  titleBodySchema,
+  titleItemSchema,
+  updateTitleBodySchema,
+} from '@kaipiao/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok, reply200 } from '../../lib/envelope.ts';
+import { readUpload, sendXlsx } from '../../lib/xlsx.ts';
+import { INVOICING_MENUS } from '../goods/routes.ts';
+import { exportTitles, importTitles, titleTemplate } from './excel.ts';
+import * as repo from './repo.ts';
+import * as service from './service.ts';
+
+export const TITLE_MENUS = ['/device-project/title'] as const;
+const manage = { menu: TITLE_MENUS };
+const read = { menu: [...TITLE_MENUS, ...INVOICING_MENUS] };
+
+const exportQuerySchema = z.object({ keyword: z.string().trim().max(100).default('') });
+
+/** Buyer titles (购方抬头): `/v3/client-title/*` and the tax-code lookup, scoped to the business. */
+export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(multipart);
+
+  app.get(
+    '/v3/client-title/list',
+    {
+      config: read,
+      schema: { querystring: listTitlesQuerySchema, response: reply200(pageOf(titleItemSchema)) },
+    },
+    async (req) => {
+      const { keyword, title_type, page, page_size } = req.query;
+      const { rows, total } = await repo.listTitles(app.db, req.access!.clientId, {
+        keyword,
+        titleType: title_type,
+        page,
+        pageSize: page_size,
+      });
+      return ok({ list: rows.map(service.toTitleItem), total });
+    },
+  );
+
+  app.get(
+    '/v3/client-title/search',
+    {
+      config: read,
+      schema: { querystring: searchTitlesQuerySchema, response: reply200(z.array(titleItemSchema)) },
+    },
+    async (req) => {
+      const rows = await repo.searchTitles(app.db, req.access!.clientId, req.query.keyword, 10);
+      return ok(rows.map(service.toTitleItem));
+    },
+  );
+
+  // spec §7: tax_code → { id, name, industry } (+ this business's saved title); any signed-in user
+  app.get(
+    '/v3/client/get-info-by-tax-code',
+    { schema: { querystring: infoByTaxCodeQuerySchema, response: reply200(infoByTaxCodeSchema) } },
+    async (req) => ok(await service.infoByTaxCode(app.db, req.query.tax_code, req.access?.clientId ?? null)),
+  );
+
+  app.post(
+    '/v3/client-title/create',
+    { config: manage, schema: { body: titleBodySchema, response: reply200(titleItemSchema) } },
+    async (req) => ok(await service.createTitle(app.db, req.access!.clientId, req.body)),
+  );
+
+  app.post(
+    '/v3/client-title/update',
+    { config: manage, schema: { body: updateTitleBodySchema, response: reply200(titleItemSchema) } },
+    async (req) => {
+      const { id, ...body } = req.body;
+      return ok(await service.updateTitle(app.db, req.access!.clientId, id, body));
+    },
+  );
+
+  app.post(
+    '/v3/client-title/delete',
+    {
+      config: manage,
+      schema: { body: idsBodySchema, response: reply200(z.object({ deleted: z.number() })) },
+    },
+    async (req) => ok({ deleted: await service.deleteTitles(app.db, req.access!.clientId, req.body.ids) }),
+  );
+
+  app.get(
+    '/v3/client-title/export',
+    { config: manage, schema: { querystring: exportQuerySchema } },
+    async (req, reply) => {
+      const buffer = await exportTitles(app.db, req.access!.clientId, req.query.keyword);
+      return sendXlsx(reply, buffer, `购方抬头_${new Date().toISOString().slice(0, 10)}.xlsx`);
+    },
+  );
+
+  app.get('/v3/client-title/template', { config: manage }, async (_req, reply) =>
+    sendXlsx(reply, await titleTemplate(), '购方抬头导入模板.xlsx'),
+  );
+
+  app.post(
+    '/v3/client-title/import',
+    { config: manage, schema: { response: reply200(importResultSchema) } },
+    async (req) => ok(await importTitles(app.db, req.access!.clientId, await readUpload(req))),
+  );
+};
