@@ -11,6 +11,7 @@ import { bossPlugin } from './jobs/boss.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { authorityRoutes } from './modules/authority/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
+import { documentsModule } from './modules/documents/index.ts';
 import { goodsRoutes } from './modules/goods/routes.ts';
 import { invoicingModule } from './modules/invoices/index.ts';
 import { AccessService } from './modules/session/access.ts';
@@ -72,6 +73,7 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(goodsRoutes);
   await app.register(titleRoutes);
   await app.register(invoicingModule);
+  await app.register(documentsModule);
   if (!opts.env.isProduction) await app.register(devRoutes);
 
   // The built console: static assets, and index.html for every client-side route.

@@ -4,6 +4,7 @@ export * from './errors/messages.ts';
 export * from './money/index.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/common.ts';
+export * from './schemas/documents.ts';
 export * from './schemas/goods.ts';
 export * from './schemas/invoice.ts';
 export * from './schemas/query.ts';

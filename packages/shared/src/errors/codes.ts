@@ -57,6 +57,13 @@ export const INVOICE_CODE = {
   STORE_NOT_FOUND: 13122,
 } as const;
 
+/** Invoice documents (PDF / XML) and e-mail delivery (15000–15099). */
+export const DOC_CODE = {
+  NOT_ISSUED: 15001,
+  EMAIL_FAILED: 15002,
+  EMAIL_DEFERRED: 15003,
+} as const;
+
 /** Goods codes, classification codes and buyer titles (14000–14199). */
 export const CATALOG_CODE = {
   GOODS_NOT_FOUND: 14001,

@@ -1,4 +1,13 @@
-import { AUTH_CODE, CATALOG_CODE, CODE, DEV_CODE, INVOICE_CODE, QUERY_CODE, SESSION_CODE } from './codes.ts';
+import {
+  AUTH_CODE,
+  CATALOG_CODE,
+  CODE,
+  DEV_CODE,
+  DOC_CODE,
+  INVOICE_CODE,
+  QUERY_CODE,
+  SESSION_CODE,
+} from './codes.ts';
 
 // One Chinese message per code; the server sends these, the client never branches on text.
 export const ERROR_MESSAGES: Record<number, string> = {
@@ -44,6 +53,9 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [INVOICE_CODE.SERIAL_CONFLICT]: '流水号已被其他开票请求使用，请更换流水号',
   [INVOICE_CODE.SERIAL_NOT_FOUND]: '未找到该流水号的开票记录',
   [INVOICE_CODE.STORE_NOT_FOUND]: '门店不存在或不属于当前企业',
+  [DOC_CODE.NOT_ISSUED]: '发票尚未开具成功，暂无发票文件',
+  [DOC_CODE.EMAIL_FAILED]: '邮件发送失败，请检查邮箱地址后重试',
+  [DOC_CODE.EMAIL_DEFERRED]: '邮件暂时无法送达，请稍后重试',
   [QUERY_CODE.DATE_RANGE_INVALID]: '开始日期不能晚于结束日期',
   [QUERY_CODE.DATE_RANGE_TOO_LONG]: '统计日期范围最长为366天，请缩小范围',
   [QUERY_CODE.EXPORT_TOO_MANY]: '导出数量超过单次上限，请缩小查询范围后再导出',

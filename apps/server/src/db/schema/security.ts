@@ -37,7 +37,14 @@ export const outbox = pgTable(
     subject: text().notNull().default(''),
     content: text().notNull(),
     code: text(),
-    status: text().notNull().default('sent'),
+    status: text().notNull().default('sent'), // sent | failed
+    /** why delivery failed (the mail server's answer) */
+    error: text(),
+    /** e-mail attachments' metadata: [{ file_name, content_type, size }] (the bytes are not kept here) */
+    attachments: jsonb()
+      .$type<{ file_name: string; content_type: string; size: number }[]>()
+      .notNull()
+      .default([]),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('outbox_created_idx').on(t.createdAt)],

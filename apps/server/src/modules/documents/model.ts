@@ -1,0 +1,219 @@
+import {
+  type buildingServiceSchema,
+  DIGITAL_INVOICE_TYPES,
+  type goodsTransportSchema,
+  type hotelStaySchema,
+  INVOICE_TYPES,
+  type passengerTransportSchema,
+  type realStaticRentSchema,
+} from '@kaipiao/shared';
+import { and, asc, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { invoiceLines, invoices, taxDevices } from '../../db/schema/index.ts';
+import { buildQrString } from './qr.ts';
+
+/**
+ * Everything an invoice document (PDF, XML, e-mail) shows, as plain data: built from the DB rows in
+ * one place (`loadInvoiceDoc`) so tests and the benchmark can construct it directly.
+ * Amounts are decimal strings as stored (negative on red invoices).
+ */
+export type DocParty = {
+  name: string;
+  taxCode: string;
+  address: string;
+  phone: string;
+  bankName: string;
+  bankAccount: string;
+};
+
+export type DocLine = {
+  /** 0 normal, 1 discount line, 2 discounted line */
+  lineKind: number;
+  taxClassCode: string;
+  /** printed 项目名称 `*简称*名称` */
+  name: string;
+  spec: string;
+  unit: string;
+  quantity: string | null;
+  /** tax-exclusive unit price (数电 prints 不含税单价) */
+  unitPrice: string | null;
+  amount: string;
+  /** "0.06" */
+  taxRate: string;
+  taxAmount: string;
+  /** '' | '0' 出口零税率 | '1' 免税 | '2' 不征税 | '3' 普通零税率 */
+  zeroRateFlag: string;
+  preferentialCode: string;
+};
+
+export type BuildingService = z.infer<typeof buildingServiceSchema>;
+export type GoodsTransport = z.infer<typeof goodsTransportSchema>;
+export type RealStaticRent = z.infer<typeof realStaticRentSchema>;
+export type PassengerTransport = z.infer<typeof passengerTransportSchema>;
+export type HotelStay = z.infer<typeof hotelStaySchema>;
+
+export type SpecificBusiness =
+  | { code: '03'; building: BuildingService }
+  | { code: '04'; transports: GoodsTransport[] }
+  | { code: '06'; rents: RealStaticRent[] }
+  | { code: '09'; travellers: PassengerTransport[] };
+
+export type InvoiceDocData = {
+  invoiceType: string;
+  /** 电子发票（普通发票） … */
+  title: string;
+  /** 数电 (81/82): 20-digit number, no code; 备注 carries bank info and 收款人/复核人 */
+  digital: boolean;
+  red: boolean;
+  invoiceCode: string;
+  invoiceNo: string;
+  checkCode: string;
+  /** 机器编号 (old kinds) */
+  machineNo: string;
+  issuedAt: Date;
+  buyer: DocParty;
+  seller: DocParty;
+  lines: DocLine[];
+  totalAmount: string;
+  totalTax: string;
+  totalWithTax: string;
+  /** the user's remark (the printed 备注 is assembled around it, see remark.ts) */
+  remark: string;
+  drawer: string;
+  payee: string;
+  reviewer: string;
+  specific: SpecificBusiness | null;
+  hotelStay: HotelStay | null;
+  /** red invoices: the blue invoice they reverse */
+  original: { invoiceCode: string; invoiceNo: string; redFormNo: string } | null;
+  /** 票面二维码 string (domain.md §1.2) */
+  qrString: string;
+};
+
+export const invoiceTitle = (type: string): string =>
+  (INVOICE_TYPES as Record<string, string>)[type] ?? '电子发票（普通发票）';
+
+export const isDigitalType = (type: string) => (DIGITAL_INVOICE_TYPES as readonly string[]).includes(type);
+
+const asArray = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+
+/**
+ * The stored 特定业务 block → one shape. Accepts the request's keys (`building_service`,
+ * `goods_transport`, `real_static_rent`, `passenger_transport`) or the bare block itself.
+ */
+export function normalizeSpecific(code: string | null, raw: unknown): SpecificBusiness | null {
+  if (!code || raw === null || raw === undefined) return null;
+  const obj = (typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  switch (code) {
+    case '03': {
+      const b = (obj.building_service ?? obj) as BuildingService;
+      return b && typeof b === 'object' && 'place' in b ? { code, building: b } : null;
+    }
+    case '04':
+      return { code, transports: asArray(Array.isArray(raw) ? raw : obj.goods_transport) };
+    case '06':
+      return { code, rents: asArray(Array.isArray(raw) ? raw : obj.real_static_rent) };
+    case '09':
+      return { code, travellers: asArray(Array.isArray(raw) ? raw : obj.passenger_transport) };
+    default:
+      return null;
+  }
+}
+
+function hotelStayOf(raw: unknown): HotelStay | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const stay = (raw as Record<string, unknown>).hotel_stay as HotelStay | undefined;
+  if (!stay || !Object.values(stay).some((v) => typeof v === 'string' && v.trim())) return null;
+  return stay;
+}
+
+/** The invoice of this tenant as document data; null when it is not this tenant's or not issued. */
+export async function loadInvoiceDoc(
+  db: Db,
+  clientId: number,
+  invoiceId: number,
+): Promise<InvoiceDocData | null> {
+  const [inv] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.id, invoiceId), eq(invoices.clientId, clientId)))
+    .limit(1);
+  if (!inv?.invoiceNo || !inv.issuedAt) return null;
+  const [lines, device, original] = await Promise.all([
+    db
+      .select()
+      .from(invoiceLines)
+      .where(and(eq(invoiceLines.invoiceId, invoiceId), eq(invoiceLines.clientId, clientId)))
+      .orderBy(asc(invoiceLines.lineNo)),
+    db
+      .select({ deviceNo: taxDevices.deviceNo })
+      .from(taxDevices)
+      .where(and(eq(taxDevices.id, inv.deviceId), eq(taxDevices.clientId, clientId)))
+      .limit(1),
+    inv.originalInvoiceId
+      ? db
+          .select({ invoiceCode: invoices.invoiceCode, invoiceNo: invoices.invoiceNo })
+          .from(invoices)
+          .where(and(eq(invoices.id, inv.originalInvoiceId), eq(invoices.clientId, clientId)))
+          .limit(1)
+      : Promise.resolve([]),
+  ]);
+  const digital = isDigitalType(inv.invoiceType);
+  const data: InvoiceDocData = {
+    invoiceType: inv.invoiceType,
+    title: invoiceTitle(inv.invoiceType),
+    digital,
+    red: inv.direction === 'red',
+    invoiceCode: inv.invoiceCode,
+    invoiceNo: inv.invoiceNo,
+    checkCode: inv.checkCode,
+    machineNo: digital ? '' : (device[0]?.deviceNo ?? ''),
+    issuedAt: inv.issuedAt,
+    buyer: {
+      name: inv.buyerName,
+      taxCode: inv.buyerTaxCode,
+      address: inv.buyerAddress,
+      phone: inv.buyerPhone,
+      bankName: inv.buyerBankName,
+      bankAccount: inv.buyerBankAccount,
+    },
+    seller: {
+      name: inv.sellerName,
+      taxCode: inv.sellerTaxCode,
+      address: inv.sellerAddress,
+      phone: inv.sellerPhone,
+      bankName: inv.sellerBankName,
+      bankAccount: inv.sellerBankAccount,
+    },
+    lines: lines.map((l) => ({
+      lineKind: l.lineKind,
+      taxClassCode: l.taxClassCode,
+      name: l.fullName || `*${l.shortName}*${l.itemName}`,
+      spec: l.spec,
+      unit: l.unit,
+      quantity: l.quantity,
+      unitPrice: l.unitPrice,
+      amount: l.amount,
+      taxRate: l.taxRate,
+      taxAmount: l.taxAmount,
+      zeroRateFlag: l.zeroRateFlag,
+      preferentialCode: l.preferentialCode,
+    })),
+    totalAmount: inv.totalAmount,
+    totalTax: inv.totalTax,
+    totalWithTax: inv.totalWithTax,
+    remark: inv.remark,
+    drawer: inv.drawer,
+    payee: inv.payee,
+    reviewer: inv.reviewer,
+    specific: normalizeSpecific(inv.specificBusinessCode, inv.specificBusiness),
+    hotelStay: hotelStayOf(inv.specificBusiness),
+    original: original[0]
+      ? { invoiceCode: original[0].invoiceCode, invoiceNo: original[0].invoiceNo ?? '', redFormNo: '' }
+      : null,
+    qrString: '',
+  };
+  data.qrString = inv.qrString || buildQrString(data);
+  return data;
+}
