@@ -1,3 +1,4 @@
+export * from './batches.ts';
 export * from './catalog.ts';
 export * from './channel.ts';
 export * from './invoicing.ts';
