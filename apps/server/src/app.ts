@@ -14,8 +14,10 @@ import { devRoutes } from './modules/dev/routes.ts';
 import { documentsModule } from './modules/documents/index.ts';
 import { goodsRoutes } from './modules/goods/routes.ts';
 import { invoicingModule } from './modules/invoices/index.ts';
+import { queryRoutes } from './modules/query/routes.ts';
 import { AccessService } from './modules/session/access.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
+import { statsRoutes } from './modules/stats/routes.ts';
 import { storeRoutes } from './modules/stores/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { titleRoutes } from './modules/titles/routes.ts';
@@ -74,6 +76,8 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(titleRoutes);
   await app.register(invoicingModule);
   await app.register(documentsModule);
+  await app.register(queryRoutes);
+  await app.register(statsRoutes);
   if (!opts.env.isProduction) await app.register(devRoutes);
 
   // The built console: static assets, and index.html for every client-side route.

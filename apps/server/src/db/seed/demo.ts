@@ -14,6 +14,7 @@ import {
   wecomUsers,
 } from '../schema/index.ts';
 import { seedDemoCatalog } from './catalog.ts';
+import { seedDemoHistory } from './demo-history.ts';
 import { seedDemoDevices } from './devices.ts';
 
 export const DEMO = {
@@ -38,8 +39,13 @@ const CLERK_URLS = MENU.filter(
     ].includes(m.url),
 ).map((m) => m.url);
 
-/** Seeds the demo tenant once (README): a group, a software company and a hotel, two logins. */
-export async function seedDemo(db: Db): Promise<boolean> {
+/**
+ * Seeds the demo tenant once (README): a group, a software company and a hotel, two logins. Devices,
+ * catalog and a year of invoice history (`history`; default on except under NODE_ENV=test, where a
+ * test that wants it calls seedDemoHistory) are added idempotently on every start.
+ */
+export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promise<boolean> {
+  const history = opts.history ?? process.env.NODE_ENV !== 'test';
   const existing = await db
     .select({ id: users.id })
     .from(users)
@@ -47,6 +53,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     .limit(1);
   if (existing.length > 0) {
     await seedDemoDevices(db, DEMO);
+    if (history) await seedDemoHistory(db, DEMO);
     await seedDemoCatalog(db, DEMO);
     return false;
   }
@@ -109,11 +116,12 @@ export async function seedDemo(db: Db): Promise<boolean> {
     const [admin] = await tx
       .insert(users)
       // group admins verify their phone on a new device (spec §2 two-factor dialog)
-      .values({ ...DEMO.admin, passwordHash, lastOrgId: org!.id, mfaRequired: true })
+      .values({ ...DEMO.admin, passwordHash, lastOrgId: org!.id, mfaRequired: true, taxRateChangeTips: 1 })
       .returning();
     const [clerk] = await tx
       .insert(users)
-      .values({ ...DEMO.clerk, passwordHash, lastOrgId: org!.id })
+      // spec §2: both see the tax-rate-change tip on home until they close it
+      .values({ ...DEMO.clerk, passwordHash, lastOrgId: org!.id, taxRateChangeTips: 1 })
       .returning();
     await tx
       .insert(employees)
@@ -135,6 +143,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     });
   });
   await seedDemoDevices(db, DEMO);
+  if (history) await seedDemoHistory(db, DEMO);
   await seedDemoCatalog(db, DEMO);
   return true;
 }

@@ -1,0 +1,289 @@
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+  EXPORT_EXCEL_MAX,
+  EXPORT_KEEP_DAYS,
+  EXPORT_KINDS,
+  EXPORT_PDF_MAX,
+  EXPORT_STATUS,
+  type ExportRecord,
+  exportCreateRequestSchema,
+  exportListRequestSchema,
+  exportListResponseSchema,
+  INVOICE_TYPES,
+  type InvoiceFilter,
+  LIBRARY_STATUS,
+  QUERY_CODE,
+} from '@kaipiao/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { exportRecords } from '../../db/schema/index.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { ok, reply200 } from '../../lib/envelope.ts';
+import { ensureInvoiceFiles } from '../documents/service.ts';
+import {
+  type ExportDeps,
+  ExportFailure,
+  exportConditions,
+  type PdfSource,
+  runExport,
+} from './export-runner.ts';
+import { isoOf, readableStores, timeOf } from './scope.ts';
+
+export const EXPORT_JOB = 'export.invoices';
+/** queued + running exports a business may have at once */
+const MAX_ACTIVE = 3;
+const EXPORT_MENUS = ['/query/invoice', '/hotel/query/invoice', '/query/invoice/export-records'] as const;
+
+/** An issued invoice's PDF: cached in invoice_files, rendered by the documents module when missing. */
+const documentsPdf =
+  (db: Db): PdfSource =>
+  async (clientId, invoiceId) => {
+    const pdf = (await ensureInvoiceFiles(db, clientId, invoiceId, ['pdf']))?.get('pdf');
+    if (!pdf) throw new ExportFailure('发票版式文件生成失败，请稍后重试');
+    return { fileName: pdf.fileName, content: pdf.content };
+  };
+
+export function exportDeps(app: FastifyInstance): ExportDeps {
+  return {
+    db: app.db,
+    dataDir: app.env.dataDir,
+    pdfFor: documentsPdf(app.db),
+    log: app.log,
+  };
+}
+
+/** A short Chinese description of what an export covers. */
+export function describeFilters(f: InvoiceFilter, selected: number | null): string {
+  const parts: string[] = [];
+  if (selected !== null) parts.push(`已选${selected}张`);
+  if (f.date_from || f.date_to) parts.push(`开票日期 ${f.date_from ?? '…'} 至 ${f.date_to ?? '…'}`);
+  if (f.invoice_types?.length)
+    parts.push(f.invoice_types.map((t) => INVOICE_TYPES[t as keyof typeof INVOICE_TYPES] ?? t).join('、'));
+  if (f.invoice_no) parts.push(`号码 ${f.invoice_no}`);
+  if (f.buyer_name) parts.push(`购方 “${f.buyer_name}”`);
+  if (f.buyer_tax_code) parts.push(`购方税号 ${f.buyer_tax_code}`);
+  if (f.statuses?.length) parts.push(f.statuses.map((s) => LIBRARY_STATUS[s]).join('、'));
+  if (f.direction) parts.push(f.direction === 'red' ? '红字' : '蓝字');
+  if (f.amount_min || f.amount_max) parts.push(`价税合计 ${f.amount_min ?? '…'} ~ ${f.amount_max ?? '…'}`);
+  return parts.join('；') || '全部发票';
+}
+
+type RecordListRow = {
+  id: number;
+  kind: 'pdf_zip' | 'excel';
+  status: 'queued' | 'running' | 'done' | 'failed';
+  progress: number;
+  row_count: number;
+  file_name: string;
+  file_size: number | null;
+  error: string | null;
+  filters: InvoiceFilter;
+  invoice_ids: unknown[] | null;
+  created_by_name: string | null;
+  created_at: Date | string;
+  finished_at: Date | string | null;
+  expires_at: Date | string;
+};
+
+function toRecord(r: RecordListRow, now = Date.now()): ExportRecord {
+  const status = r.status === 'done' && timeOf(r.expires_at) <= now ? 'expired' : r.status;
+  return {
+    record_id: Number(r.id),
+    kind: r.kind,
+    kind_name: EXPORT_KINDS[r.kind],
+    status,
+    status_name: EXPORT_STATUS[status],
+    progress: r.progress,
+    row_count: r.row_count,
+    file_name: r.file_name,
+    file_size: r.file_size === null ? null : Number(r.file_size),
+    error: r.error,
+    summary: describeFilters(r.filters ?? {}, r.invoice_ids ? r.invoice_ids.length : null),
+    created_by_name: r.created_by_name ?? '',
+    created_at: isoOf(r.created_at),
+    finished_at: isoOf(r.finished_at),
+    expires_at: isoOf(r.expires_at),
+  };
+}
+
+/** Deletes the files of a business's expired exports (best effort). */
+async function sweepExpired(app: FastifyInstance, clientId: number) {
+  const res = await app.db.execute<{ file_path: string }>(sql`
+    with old as (
+      select id, file_path from export_records
+      where client_id = ${clientId} and expires_at <= now() and file_path is not null
+      for update skip locked)
+    update export_records r set file_path = null from old where r.id = old.id
+    returning old.file_path`);
+  for (const r of res.rows) {
+    if (r.file_path)
+      await fs.rm(path.join(app.env.dataDir, r.file_path), { force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * Bulk PDF download and Excel export as jobs (pg-boss queue `export.invoices`; in-process when jobs
+ * are off), and the export-records list and download (/query/invoice/export-records).
+ */
+export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = exportDeps(app);
+  const jobs = app.hasDecorator('jobs') ? app.jobs : null;
+  jobs?.define<{ recordId: number }>(
+    EXPORT_JOB,
+    async (batch) => {
+      for (const job of batch) await runExport(deps, job.data.recordId);
+    },
+    { queue: { retryLimit: 1, expireInSeconds: 60 * 60 } },
+  );
+
+  const start = async (recordId: number) => {
+    if (jobs?.enabled) {
+      await app.boss.send(EXPORT_JOB, { recordId });
+      return;
+    }
+    // jobs off (tests, single process without pg-boss): run in this process, after the reply
+    setImmediate(() => {
+      runExport(deps, recordId).catch((err) => app.log.error({ err, recordId }, 'export failed'));
+    });
+  };
+
+  app.post(
+    '/v3/invoice-export/create',
+    {
+      config: { menu: EXPORT_MENUS },
+      schema: {
+        body: exportCreateRequestSchema,
+        response: reply200(z.object({ record_id: z.number(), row_count: z.number() })),
+      },
+    },
+    async (req) => {
+      const access = req.access!;
+      const { kind, filters, invoice_ids } = req.body;
+      if (filters.date_from && filters.date_to && filters.date_from > filters.date_to) {
+        throw new AppError(QUERY_CODE.DATE_RANGE_INVALID);
+      }
+      const storeIds = readableStores(req, filters.store_ids);
+      const ids = invoice_ids?.length ? [...new Set(invoice_ids)] : null;
+      const max = kind === 'excel' ? EXPORT_EXCEL_MAX : EXPORT_PDF_MAX;
+      // what it would export now: refuse nothing-to-do and too-much up front
+      const where = exportConditions({
+        clientId: access.clientId,
+        storeIds,
+        filters,
+        invoiceIds: ids,
+        pdfOnly: kind === 'pdf_zip',
+      });
+      const count =
+        storeIds !== null && storeIds.length === 0
+          ? 0
+          : Number(
+              (
+                await app.db.execute<{ n: number }>(
+                  sql`select count(*)::int as n from (select 1 from invoices i where ${where} limit ${max + 1}) m`,
+                )
+              ).rows[0]?.n ?? 0,
+            );
+      if (count === 0) throw new AppError(QUERY_CODE.EXPORT_EMPTY);
+      if (count > max) {
+        throw new AppError(
+          QUERY_CODE.EXPORT_TOO_MANY,
+          `${kind === 'excel' ? 'Excel导出' : 'PDF批量下载'}单次最多${max}张，当前${count > max ? `超过${max}` : count}张，请缩小查询范围后再导出`,
+        );
+      }
+      const active = await app.db.execute<{ n: number }>(sql`
+        select count(*)::int as n from export_records
+        where client_id = ${access.clientId} and status in ('queued', 'running')
+          and created_at > now() - interval '1 hour'`);
+      if (Number(active.rows[0]?.n ?? 0) >= MAX_ACTIVE) throw new AppError(QUERY_CODE.EXPORT_BUSY);
+      await sweepExpired(app, access.clientId);
+      const [rec] = await app.db
+        .insert(exportRecords)
+        .values({
+          clientId: access.clientId,
+          kind,
+          filters,
+          invoiceIds: ids,
+          storeIds: storeIds === null ? null : storeIds,
+          createdBy: req.session!.userId,
+          expiresAt: new Date(Date.now() + EXPORT_KEEP_DAYS * 86_400_000),
+        })
+        .returning({ id: exportRecords.id });
+      await start(rec!.id);
+      return ok({ record_id: rec!.id, row_count: count });
+    },
+  );
+
+  app.post(
+    '/v3/invoice-export/list',
+    {
+      config: { menu: EXPORT_MENUS },
+      schema: { body: exportListRequestSchema, response: reply200(exportListResponseSchema) },
+    },
+    async (req) => {
+      const { page, page_size } = req.body;
+      const clientId = req.access!.clientId;
+      const [rows, count] = await Promise.all([
+        app.db.execute<RecordListRow>(sql`
+          select r.id, r.kind, r.status, r.progress, r.row_count, r.file_name, r.file_size, r.error, r.filters,
+            r.invoice_ids, u.nickname as created_by_name, r.created_at, r.finished_at, r.expires_at
+          from export_records r left join users u on u.id = r.created_by
+          where r.client_id = ${clientId}
+          order by r.created_at desc, r.id desc
+          limit ${page_size} offset ${(page - 1) * page_size}`),
+        app.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from export_records where client_id = ${clientId}`,
+        ),
+      ]);
+      return ok({
+        list: rows.rows.map((r) => toRecord(r)),
+        total: Number(count.rows[0]?.n ?? 0),
+        page,
+        page_size,
+      });
+    },
+  );
+
+  app.get(
+    '/v3/invoice-export/download',
+    {
+      config: { menu: EXPORT_MENUS },
+      schema: { querystring: z.object({ record_id: z.coerce.number().int().positive() }) },
+    },
+    async (req, reply) => {
+      const res = await app.db.execute<{
+        status: string;
+        file_path: string | null;
+        file_name: string;
+        kind: string;
+        expires_at: Date | string;
+      }>(sql`select status, file_path, file_name, kind, expires_at from export_records
+        where id = ${req.query.record_id} and client_id = ${req.access!.clientId}`);
+      const rec = res.rows[0];
+      if (!rec) throw new AppError(QUERY_CODE.EXPORT_NOT_FOUND);
+      if (rec.status !== 'done') throw new AppError(QUERY_CODE.EXPORT_NOT_READY);
+      if (timeOf(rec.expires_at) <= Date.now() || !rec.file_path)
+        throw new AppError(QUERY_CODE.EXPORT_EXPIRED);
+      const abs = path.join(app.env.dataDir, rec.file_path);
+      const stat = await fs.stat(abs).catch(() => null);
+      if (!stat) throw new AppError(QUERY_CODE.EXPORT_EXPIRED);
+      const type =
+        rec.kind === 'excel'
+          ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+          : 'application/zip';
+      return reply
+        .header('content-type', type)
+        .header('content-length', stat.size)
+        .header(
+          'content-disposition',
+          `attachment; filename="export.${rec.kind === 'excel' ? 'xlsx' : 'zip'}"; filename*=UTF-8''${encodeURIComponent(rec.file_name)}`,
+        )
+        .header('cache-control', 'no-store')
+        .send(createReadStream(abs));
+    },
+  );
+};

@@ -1,0 +1,125 @@
+import { type InvoiceFilter, LIBRARY_COUNT_CAP, type LibraryStatus } from '@kaipiao/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { dayStart, nextDay } from './scope.ts';
+
+/**
+ * The invoice library's SQL (issue 3 item 7), shared by the list, the exports and the benchmark.
+ * Every condition is written to match an index of migration 0004_library_search:
+ * - order `coalesce(issued_at, created_at) desc, id desc` → invoices_lib_time_idx / _store_time_idx;
+ * - buyer name contains → `kp_bigrams(buyer_name) @> kp_bigrams(q)` on the GIN bigram index, then
+ *   `strpos(lower(buyer_name), lower(q)) > 0` rechecks the exact substring;
+ * - number by its last digits → `reverse(invoice_no) like '…%'` on invoices_lib_no_suffix_idx;
+ * - rare states → invoices_lib_exceptional_idx (its predicate is implied by each status condition).
+ */
+
+export type LibraryScope = {
+  clientId: number;
+  /** null = every store of the business */
+  storeIds: readonly number[] | null;
+};
+
+/** The list's sort key: issue time, or submission time while not issued. */
+export const SORT_TIME = sql.raw('coalesce(i.issued_at, i.created_at)');
+
+const STATUS_SQL: Record<LibraryStatus, SQL> = {
+  normal: sql.raw(`(i.status = 'issued' and i.red_status = 'none')`),
+  issuing: sql.raw(`i.status = 'issuing'`),
+  failed: sql.raw(`i.status = 'failed'`),
+  unknown: sql.raw(`i.status = 'unknown'`),
+  voided: sql.raw(`i.status = 'voided'`),
+  partial_red: sql.raw(`(i.status = 'issued' and i.red_status = 'partial')`),
+  full_red: sql.raw(`(i.status = 'issued' and i.red_status = 'full')`),
+};
+
+const charLength = (s: string) => Array.from(s).length;
+
+/** WHERE conditions (alias `i` for invoices) for a scope and the library filters. */
+export function libraryConditions(scope: LibraryScope, f: InvoiceFilter): SQL {
+  const parts: SQL[] = [sql`i.client_id = ${scope.clientId}`];
+  if (scope.storeIds !== null) {
+    if (scope.storeIds.length === 1) parts.push(sql`i.store_id = ${scope.storeIds[0]}`);
+    else parts.push(sql`i.store_id = any(${`{${scope.storeIds.join(',')}}`}::int[])`);
+  }
+  if (f.date_from) parts.push(sql`${SORT_TIME} >= ${dayStart(f.date_from).toISOString()}::timestamptz`);
+  if (f.date_to) parts.push(sql`${SORT_TIME} < ${dayStart(nextDay(f.date_to)).toISOString()}::timestamptz`);
+  if (f.invoice_types?.length) {
+    if (f.invoice_types.length === 1) parts.push(sql`i.invoice_type = ${f.invoice_types[0]}`);
+    else parts.push(sql`i.invoice_type = any(${`{${f.invoice_types.join(',')}}`}::text[])`);
+  }
+  const no = f.invoice_no?.trim();
+  if (no) {
+    const reversed = [...no].reverse().join('');
+    parts.push(sql`i.invoice_no is not null and reverse(i.invoice_no) like ${`${reversed}%`}`);
+  }
+  const name = f.buyer_name?.trim();
+  if (name) {
+    // one-character searches cannot use bigrams; the recheck alone filters the ordered scan
+    if (charLength(name) >= 2) parts.push(sql`kp_bigrams(i.buyer_name) @> kp_bigrams(${name}::text)`);
+    parts.push(sql`strpos(lower(i.buyer_name), lower(${name}::text)) > 0`);
+  }
+  const taxCode = f.buyer_tax_code?.trim();
+  if (taxCode) parts.push(sql`i.buyer_tax_code = ${taxCode.toUpperCase()}`);
+  if (f.statuses?.length) {
+    const uniq = [...new Set(f.statuses)];
+    parts.push(
+      uniq.length === 1
+        ? STATUS_SQL[uniq[0]!]
+        : sql`(${sql.join(
+            uniq.map((s) => STATUS_SQL[s]),
+            sql` or `,
+          )})`,
+    );
+  }
+  if (f.amount_min) parts.push(sql`i.total_with_tax >= ${f.amount_min}::numeric`);
+  if (f.amount_max) parts.push(sql`i.total_with_tax <= ${f.amount_max}::numeric`);
+  if (f.direction) parts.push(sql`i.direction = ${f.direction}`);
+  return sql.join(parts, sql` and `);
+}
+
+export const LIST_COLUMNS =
+  sql.raw(`i.id, i.serial_no, i.invoice_type, i.invoice_code, i.invoice_no, i.direction,
+  i.status, i.red_status, i.buyer_name, i.buyer_tax_code, i.buyer_email, i.total_amount, i.total_tax,
+  i.total_with_tax, i.store_id, i.source, i.issued_at, i.created_at,
+  (select s.name from client_stores s where s.id = i.store_id) as store_name`);
+
+export type ListRow = {
+  id: number | string;
+  serial_no: string;
+  invoice_type: string;
+  invoice_code: string;
+  invoice_no: string | null;
+  direction: string;
+  status: string;
+  red_status: string;
+  buyer_name: string;
+  buyer_tax_code: string;
+  buyer_email: string;
+  total_amount: string;
+  total_tax: string;
+  total_with_tax: string;
+  store_id: number;
+  source: string;
+  issued_at: Date | string | null;
+  created_at: Date | string;
+  store_name: string | null;
+};
+
+/** One page, newest first. */
+export function listPageSql(where: SQL, page: number, pageSize: number): SQL {
+  return sql`select ${LIST_COLUMNS} from invoices i where ${where}
+    order by ${SORT_TIME} desc, i.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`;
+}
+
+/** The number of matches, counted up to LIBRARY_COUNT_CAP + 1 (so "more than the cap" is known). */
+export function countSql(where: SQL): SQL {
+  return sql`select count(*)::int as n from (select 1 from invoices i where ${where} limit ${LIBRARY_COUNT_CAP + 1}) m`;
+}
+
+/** A keyset batch after (time, id) for exports, newest first; `sort_time` comes back as text (µs kept). */
+export function keysetBatchSql(where: SQL, after: { time: string; id: number } | null, limit: number): SQL {
+  const cursor = after
+    ? sql` and (${SORT_TIME}, i.id) < (${after.time}::timestamptz, ${after.id}::bigint)`
+    : sql``;
+  return sql`select ${LIST_COLUMNS}, ${SORT_TIME}::text as sort_time from invoices i where ${where}${cursor}
+    order by ${SORT_TIME} desc, i.id desc limit ${limit}`;
+}

@@ -1,0 +1,65 @@
+import { SUMMARY_STORE_ID } from '@kaipiao/shared';
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * The stores a read covers: the selected store, or in the all-stores view (sid -1) every store the
+ * caller may see, narrowed by an optional `store_ids` filter. `null` = every store of the business
+ * (no store condition needed); an empty array = nothing.
+ */
+export function readableStores(req: FastifyRequest, requested?: readonly number[]): number[] | null {
+  const access = req.access!;
+  const sid = req.sid ?? SUMMARY_STORE_ID;
+  let base: number[] | null;
+  if (sid !== SUMMARY_STORE_ID) base = [sid];
+  else base = access.storeIds === null ? null : [...access.storeIds];
+  if (!requested || requested.length === 0) return base;
+  if (base === null) return [...new Set(requested)];
+  const allowed = new Set(base);
+  return [...new Set(requested)].filter((id) => allowed.has(id));
+}
+
+/** The business-calendar day (Asia/Shanghai, UTC+8 without DST) of an instant, YYYY-MM-DD. */
+export function shanghaiDay(d: Date = new Date()): string {
+  return new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+}
+
+/** The instant a business day starts (00:00 Beijing time). */
+export function dayStart(day: string): Date {
+  return new Date(`${day}T00:00:00+08:00`);
+}
+
+/** The day after `day` (YYYY-MM-DD). */
+export function nextDay(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` inclusive. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+}
+
+export function isRealDay(day: string): boolean {
+  const d = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === day;
+}
+
+/**
+ * ISO-8601 of a timestamp from a raw query: drizzle hands timestamptz of `db.execute` results back as
+ * PostgreSQL text ('2026-11-22 06:40:00.123456+00'), typed columns as Date.
+ */
+export function isoOf(v: Date | string): string;
+export function isoOf(v: Date | string | null | undefined): string | null;
+export function isoOf(v: Date | string | null | undefined): string | null {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2})(:?\d{2})?$/.exec(v.trim());
+  if (!m) return new Date(v).toISOString();
+  const ms = (m[3] ?? '.000').slice(0, 4).padEnd(4, '0');
+  const offset = `${m[4]}:${(m[5] ?? '00').replace(':', '')}`;
+  return new Date(`${m[1]}T${m[2]}${ms}${offset}`).toISOString();
+}
+
+/** Milliseconds since the epoch of a raw-query timestamp. */
+export const timeOf = (v: Date | string): number => Date.parse(isoOf(v));
