@@ -63,19 +63,39 @@ describe('draftReducer', () => {
     const key = d.lines[0].key;
     const byAmount = run(d, { type: 'updateLine', key, patch: { amount: '99.99' } });
     expect(byAmount.lines[0].driver).toBe('amount');
-    expect(computeAll(byAmount.lines, true)[0]).toMatchObject({ amount: '94.33', taxAmount: '5.66', unitPriceWithTax: '33.33' });
+    expect(computeAll(byAmount.lines, true)[0]).toMatchObject({
+      amount: '94.33',
+      taxAmount: '5.66',
+      unitPriceWithTax: '33.33',
+    });
     const byPrice = run(byAmount, { type: 'updateLine', key, patch: { price: '10' } });
     expect(byPrice.lines[0].driver).toBe('price');
     expect(computeAll(byPrice.lines, true)[0]).toMatchObject({ amountWithTax: '30.00' });
   });
 
   it('adds a discount line right after its line, with its name, code and rate, by amount', () => {
-    const d = withLines(line({ quantity: '1', price: '106' }), line({ name: '维护', quantity: '1', price: '53' }));
-    const next = run(d, { type: 'setDiscount', key: d.lines[0].key, discount: { mode: 'amount', value: '10.6' } });
+    const d = withLines(
+      line({ quantity: '1', price: '106' }),
+      line({ name: '维护', quantity: '1', price: '53' }),
+    );
+    const next = run(d, {
+      type: 'setDiscount',
+      key: d.lines[0].key,
+      discount: { mode: 'amount', value: '10.6' },
+    });
     expect(next.lines.map((l) => l.line_kind)).toEqual([2, 1, 0]);
-    expect(next.lines[1]).toMatchObject({ name: '软件开发服务', tax_class_code: '3040201010000000000', tax_rate: '0.06' });
+    expect(next.lines[1]).toMatchObject({
+      name: '软件开发服务',
+      tax_class_code: '3040201010000000000',
+      tax_rate: '0.06',
+    });
     const n = computeAll(next.lines, true);
-    expect(n[1]).toMatchObject({ amountWithTax: '-10.60', amount: '-10.00', taxAmount: '-0.60', quantity: null });
+    expect(n[1]).toMatchObject({
+      amountWithTax: '-10.60',
+      amount: '-10.00',
+      taxAmount: '-0.60',
+      quantity: null,
+    });
     expect(totalsOf(n)).toMatchObject({ totalWithTax: '148.40', capital: '壹佰肆拾捌圆肆角' });
   });
 
@@ -92,7 +112,11 @@ describe('draftReducer', () => {
 
   it('removing a discounted line removes its discount line; removing the discount restores the line', () => {
     const d = withLines(line({ quantity: '1', price: '10' }), line({ name: 'B', quantity: '1', price: '5' }));
-    const disc = run(d, { type: 'setDiscount', key: d.lines[0].key, discount: { mode: 'amount', value: '1' } });
+    const disc = run(d, {
+      type: 'setDiscount',
+      key: d.lines[0].key,
+      discount: { mode: 'amount', value: '1' },
+    });
     const gone = run(disc, { type: 'removeLine', key: disc.lines[0].key });
     expect(gone.lines.map((l) => [l.name, l.line_kind])).toEqual([['B', 0]]);
     const undo = run(disc, { type: 'removeLine', key: disc.lines[1].key });
@@ -101,10 +125,19 @@ describe('draftReducer', () => {
 
   it('copies a line (without its discount) after the discount line', () => {
     const d = withLines(line({ quantity: '1', price: '10' }));
-    const disc = run(d, { type: 'setDiscount', key: d.lines[0].key, discount: { mode: 'amount', value: '1' } });
+    const disc = run(d, {
+      type: 'setDiscount',
+      key: d.lines[0].key,
+      discount: { mode: 'amount', value: '1' },
+    });
     const copied = run(disc, { type: 'copyLine', key: disc.lines[0].key });
     expect(copied.lines.map((l) => l.line_kind)).toEqual([2, 1, 0]);
-    expect(copied.lines[2]).toMatchObject({ name: '软件开发服务', quantity: '1', price: '10', discount: null });
+    expect(copied.lines[2]).toMatchObject({
+      name: '软件开发服务',
+      quantity: '1',
+      price: '10',
+      discount: null,
+    });
     expect(copied.lines[2].key).not.toBe(copied.lines[0].key);
   });
 
@@ -126,7 +159,11 @@ describe('draftReducer', () => {
     const d = withLines(line({ quantity: '1', price: '10' }));
     const rent = run(d, { type: 'specific', code: '06' });
     expect(rent.rents).toHaveLength(1);
-    const two = run(rent, { type: 'addLine' }, { type: 'setDiscount', key: rent.lines[0].key, discount: { mode: 'amount', value: '1' } });
+    const two = run(
+      rent,
+      { type: 'addLine' },
+      { type: 'setDiscount', key: rent.lines[0].key, discount: { mode: 'amount', value: '1' } },
+    );
     expect(two.lines).toHaveLength(3);
     expect(two.rents).toHaveLength(2);
     const none = run(two, { type: 'specific', code: null });

@@ -34,7 +34,10 @@ function calls(over: Partial<IssueCalls>): IssueCalls {
 describe('sendIssue', () => {
   it('answers issued when the server issues', async () => {
     const c = calls({});
-    expect(await sendIssue(payload, c)).toMatchObject({ kind: 'issued', result: { invoice_no: '25332000000000000001' } });
+    expect(await sendIssue(payload, c)).toMatchObject({
+      kind: 'issued',
+      result: { invoice_no: '25332000000000000001' },
+    });
     expect(c.result).not.toHaveBeenCalled();
   });
 
@@ -43,7 +46,12 @@ describe('sendIssue', () => {
       issue: vi.fn(async () => {
         throw new ApiError('code', '第2行税额误差超过0.06', {
           code: CODE.VALIDATION,
-          data: { errors: [{ field: 'goods_info.1.tax_amount', message: '第2行税额误差超过0.06' }, { field: 'buyer[tax_code]', message: 'x' }] },
+          data: {
+            errors: [
+              { field: 'goods_info.1.tax_amount', message: '第2行税额误差超过0.06' },
+              { field: 'buyer[tax_code]', message: 'x' },
+            ],
+          },
         });
       }),
     });
@@ -52,7 +60,9 @@ describe('sendIssue', () => {
       message: '第2行税额误差超过0.06',
       errors: { 'goods_info.1.tax_amount': '第2行税额误差超过0.06', 'buyer[tax_code]': 'x' },
     });
-    expect(fieldErrorsOf({ errors: [{ field: 'goods_info[1].amount', message: 'm' }] })).toEqual({ 'goods_info.1.amount': 'm' });
+    expect(fieldErrorsOf({ errors: [{ field: 'goods_info[1].amount', message: 'm' }] })).toEqual({
+      'goods_info.1.amount': 'm',
+    });
   });
 
   it('after a time-out asks for the serial and finds the invoice', async () => {
@@ -70,7 +80,10 @@ describe('sendIssue', () => {
   it('an unknown channel answer (13111) is reconciled by serial', async () => {
     const c = calls({
       issue: vi.fn(async () => {
-        throw new ApiError('code', '结果未知', { code: INVOICE_CODE.CHANNEL_TIMEOUT, data: result('unknown') });
+        throw new ApiError('code', '结果未知', {
+          code: INVOICE_CODE.CHANNEL_TIMEOUT,
+          data: result('unknown'),
+        });
       }),
       result: vi.fn(async () => result('unknown')),
       reconcile: vi.fn(async () => result('issued')),
@@ -85,7 +98,10 @@ describe('sendIssue', () => {
         throw new ApiError('network', '网络开小差了，请稍候重试');
       }),
     });
-    expect(await sendIssue(payload, c)).toMatchObject({ kind: 'unknown', message: '网络开小差了，请稍候重试' });
+    expect(await sendIssue(payload, c)).toMatchObject({
+      kind: 'unknown',
+      message: '网络开小差了，请稍候重试',
+    });
   });
 
   it('a coded refusal is a definitive failure, a reused serial a conflict', async () => {
@@ -94,7 +110,11 @@ describe('sendIssue', () => {
         throw new ApiError('code', '超过单张开票限额', { code: INVOICE_CODE.OVER_INVOICE_LIMIT });
       }),
     });
-    expect(await sendIssue(payload, over)).toEqual({ kind: 'failed', message: '超过单张开票限额', code: INVOICE_CODE.OVER_INVOICE_LIMIT });
+    expect(await sendIssue(payload, over)).toEqual({
+      kind: 'failed',
+      message: '超过单张开票限额',
+      code: INVOICE_CODE.OVER_INVOICE_LIMIT,
+    });
     const conflict = calls({
       issue: vi.fn(async () => {
         throw new ApiError('code', '流水号已被使用', { code: INVOICE_CODE.SERIAL_CONFLICT });

@@ -38,7 +38,9 @@ describe('validateDraft', () => {
 
   it('requires the buyer tax code on a 专票 (81), not on a 普票', () => {
     expect(check(draftOf()).errors['buyer.tax_code']).toBeUndefined();
-    expect(check(draftOf({ invoice_type: '81' })).errors['buyer.tax_code']).toBe('开具专票时，购买方纳税人识别号必填');
+    expect(check(draftOf({ invoice_type: '81' })).errors['buyer.tax_code']).toBe(
+      '开具专票时，购买方纳税人识别号必填',
+    );
   });
 
   it('checks the tax code pattern and refuses the seller as buyer', () => {
@@ -49,7 +51,9 @@ describe('validateDraft', () => {
   });
 
   it('says what a line is missing, next to the cell', () => {
-    const d = draftOf({ lines: [line({ quantity: '', price: '' }), line({ quantity: '2', price: '' }), line({ name: '' })] });
+    const d = draftOf({
+      lines: [line({ quantity: '', price: '' }), line({ quantity: '2', price: '' }), line({ name: '' })],
+    });
     const { errors } = check(d);
     expect(errors['goods_info.0.price']).toBe('请输入单价或金额');
     expect(errors['goods_info.1.price']).toBe('请输入单价');
@@ -67,7 +71,10 @@ describe('validateDraft', () => {
 
   it('checks the e-mail and mobile for delivery', () => {
     const d = draftOf({ buyer: { ...draftOf().buyer, email: 'a@', mobile: '123' } });
-    expect(check(d).errors).toMatchObject({ 'buyer.email': '邮箱格式不正确', 'buyer.mobile': '手机号格式不正确' });
+    expect(check(d).errors).toMatchObject({
+      'buyer.email': '邮箱格式不正确',
+      'buyer.mobile': '手机号格式不正确',
+    });
   });
 
   it('refuses a total above the device limit and the monthly quota left', () => {
@@ -102,7 +109,14 @@ describe('validateDraft', () => {
   it('06 不动产租赁: address rule and area unit on the line', () => {
     const d = draftOf({
       specific_business_code: '06',
-      lines: [line({ tax_class_code: '3040502020400000000', short_name: '不动产经营租赁', name: '房租', unit: '间' })],
+      lines: [
+        line({
+          tax_class_code: '3040502020400000000',
+          short_name: '不动产经营租赁',
+          name: '房租',
+          unit: '间',
+        }),
+      ],
       rents: [
         {
           province: '浙江',

@@ -1,0 +1,161 @@
+import {
+  formatMoney,
+  type InvoiceType,
+  type SpecificBusinessCode,
+  type SpecificBusinessDef,
+  type TaxEquipment,
+} from '@kaipiao/shared';
+import { Alert, Col, Progress, Radio, Row, Segmented, Select, Space, Tag, Typography } from 'antd';
+import { type Dispatch, memo } from 'react';
+import type { DraftAction } from '../utils/draft.ts';
+import { sameDraftParts } from '../utils/memo.ts';
+import type { Draft } from '../utils/types.ts';
+import { Field } from './field.tsx';
+
+// Device and invoice kind (GET get-tax-equipment of the current store), price mode and 特定业务.
+
+type Props = {
+  draft: Draft;
+  dispatch: Dispatch<DraftAction>;
+  devices: readonly TaxEquipment[];
+  loading: boolean;
+  specific: readonly SpecificBusinessDef[];
+  /** the hotel form issues no special-business blocks */
+  allowSpecific: boolean;
+};
+
+function deviceLabel(d: TaxEquipment) {
+  return (
+    <Space size={4}>
+      <span>{d.name}</span>
+      <Typography.Text type="secondary">{d.kind_name}</Typography.Text>
+      {d.kind !== 'digital' && <Tag>{d.is_main ? '主盘' : `分盘${d.extension_no}`}</Tag>}
+      {d.locked ? <Tag color="red">已锁死</Tag> : d.online ? <Tag color="green">在线</Tag> : <Tag>离线</Tag>}
+    </Space>
+  );
+}
+
+function Quota({ device }: { device: TaxEquipment }) {
+  if (device.monthly_quota === null) {
+    const stock = Object.entries(device.stock ?? {});
+    if (!stock.length) return null;
+    return (
+      <span>
+        剩余库存：
+        {stock.map(([code, n]) => (
+          <Tag key={code} color={n < 10 ? 'orange' : undefined}>
+            {device.invoice_types.find((t) => t.code === code)?.name ?? code} {n} 张
+          </Tag>
+        ))}
+      </span>
+    );
+  }
+  const total = Number(device.monthly_quota);
+  const used = Number(device.quota_used);
+  const percent = total > 0 ? Math.min(100, Math.round((used / total) * 100)) : 0;
+  return (
+    <Space size={8} align="center">
+      <span>本月额度</span>
+      <Progress percent={percent} size="small" style={{ width: 120, margin: 0 }} showInfo={false} />
+      <span>
+        已用 {formatMoney(device.quota_used, { symbol: true })} /{' '}
+        {formatMoney(device.monthly_quota, { symbol: true })}
+      </span>
+    </Space>
+  );
+}
+
+function DeviceBarImpl({ draft, dispatch, devices, loading, specific, allowSpecific }: Props) {
+  const device = devices.find((d) => d.device_id === draft.device_id);
+  const kinds = device?.invoice_types ?? [];
+  const pick = (id: number) => {
+    const next = devices.find((d) => d.device_id === id);
+    const keep = next?.invoice_types.some((t) => t.code === draft.invoice_type);
+    const type = keep ? draft.invoice_type : ((next?.invoice_types[0]?.code as InvoiceType) ?? null);
+    dispatch({ type: 'device', device_id: id, invoice_type: type });
+  };
+  return (
+    <>
+      <Row gutter={16}>
+        <Col xs={24} lg={9}>
+          <Field path="device_id" label="开票设备" id="issue-device" required>
+            <Select
+              id="issue-device"
+              loading={loading}
+              placeholder={loading ? '正在加载设备…' : '请选择开票设备'}
+              value={draft.device_id ?? undefined}
+              onChange={pick}
+              options={devices.map((d) => ({ value: d.device_id, label: deviceLabel(d) }))}
+              notFoundContent="本门店没有可用的开票设备，请联系管理员在设备管理中分配"
+            />
+          </Field>
+        </Col>
+        <Col xs={24} lg={9}>
+          <Field path="invoice_type" label="发票种类" required>
+            <Radio.Group
+              aria-label="发票种类"
+              optionType="button"
+              buttonStyle="solid"
+              value={draft.invoice_type ?? undefined}
+              onChange={(e) => dispatch({ type: 'invoiceType', invoice_type: e.target.value })}
+              options={kinds.map((k) => ({ value: k.code, label: k.name }))}
+            />
+            {!kinds.length && <Typography.Text type="secondary">请先选择开票设备</Typography.Text>}
+          </Field>
+        </Col>
+        <Col xs={12} lg={3}>
+          <Field path="invoice_info.price_includes_tax" label="单价/金额">
+            <Segmented
+              aria-label="单价含税"
+              value={draft.price_includes_tax ? 'incl' : 'excl'}
+              onChange={(v) => dispatch({ type: 'priceMode', inclusive: v === 'incl' })}
+              options={[
+                { value: 'incl', label: '含税' },
+                { value: 'excl', label: '不含税' },
+              ]}
+            />
+          </Field>
+        </Col>
+        {allowSpecific && (
+          <Col xs={12} lg={3}>
+            <Field path="invoice_info.specific_business_code" label="特定业务" id="issue-specific">
+              <Select
+                id="issue-specific"
+                value={draft.specific_business_code ?? ''}
+                onChange={(v: string) =>
+                  dispatch({ type: 'specific', code: (v || null) as SpecificBusinessCode | null })
+                }
+                options={[
+                  { value: '', label: '无' },
+                  ...specific.map((s) => ({ value: s.code, label: s.name })),
+                ]}
+              />
+            </Field>
+          </Col>
+        )}
+      </Row>
+      {device && (
+        <Space size={24} wrap style={{ marginTop: -8 }}>
+          <span>单张限额：{formatMoney(device.per_invoice_limit, { symbol: true })}（不含税）</span>
+          <Quota device={device} />
+          <Typography.Text type="secondary">设备号 {device.device_no}</Typography.Text>
+        </Space>
+      )}
+      {device && (!device.online || device.locked) && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginTop: 12 }}
+          message={
+            device.locked ? '该设备已到锁死期，请先完成抄报清卡后再开票' : '该设备当前离线，暂不能开票'
+          }
+        />
+      )}
+    </>
+  );
+}
+
+export const DeviceBar = memo(
+  DeviceBarImpl,
+  sameDraftParts(['device_id', 'invoice_type', 'price_includes_tax', 'specific_business_code']),
+);

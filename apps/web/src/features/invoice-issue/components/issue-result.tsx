@@ -1,0 +1,79 @@
+import { DownloadOutlined, FileSearchOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
+import { formatMoney, INVOICE_TYPES, type IssueResult as Result } from '@kaipiao/shared';
+import { Result as AntResult, Button, Card, Descriptions, Space } from 'antd';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { downloadUrl } from '../api/documents.ts';
+import { SendEmailModal } from './send-email-modal.tsx';
+
+// After issuing: number, kind, amount and time, the documents, e-mail, and the way on.
+
+type Props = { result: Result; email: string; libraryPath: string; onContinue: () => void };
+
+export function IssueResultPanel({ result, email, libraryPath, onContinue }: Props) {
+  const navigate = useNavigate();
+  const [mailing, setMailing] = useState(false);
+  const kind = INVOICE_TYPES[result.invoice_type as keyof typeof INVOICE_TYPES] ?? result.invoice_type;
+  return (
+    <Card variant="borderless">
+      <AntResult
+        status="success"
+        title="开票成功"
+        subTitle={result.invoice_no ? `发票号码 ${result.invoice_no}` : undefined}
+        extra={
+          <Space wrap>
+            <Button type="primary" icon={<PlusOutlined />} onClick={onContinue}>
+              继续开票
+            </Button>
+            <Button icon={<DownloadOutlined />} href={downloadUrl(result.invoice_id, 'pdf')} download>
+              下载PDF
+            </Button>
+            <Button icon={<DownloadOutlined />} href={downloadUrl(result.invoice_id, 'xml')} download>
+              下载XML
+            </Button>
+            <Button icon={<MailOutlined />} onClick={() => setMailing(true)}>
+              发送邮件
+            </Button>
+            <Button
+              icon={<FileSearchOutlined />}
+              onClick={() =>
+                navigate(`${libraryPath}?invoice_no=${encodeURIComponent(result.invoice_no ?? '')}`)
+              }
+            >
+              查看发票
+            </Button>
+          </Space>
+        }
+      >
+        <Descriptions
+          column={{ xs: 1, md: 2 }}
+          bordered
+          size="small"
+          style={{ maxWidth: 760, margin: '0 auto' }}
+        >
+          {result.invoice_code && (
+            <Descriptions.Item label="发票代码">{result.invoice_code}</Descriptions.Item>
+          )}
+          <Descriptions.Item label="发票号码">
+            <output aria-label="发票号码">{result.invoice_no}</output>
+          </Descriptions.Item>
+          <Descriptions.Item label="发票种类">{kind}</Descriptions.Item>
+          <Descriptions.Item label="价税合计">
+            {formatMoney(result.total_price_with_tax, { symbol: true })}
+          </Descriptions.Item>
+          <Descriptions.Item label="开票时间">
+            {result.issued_at ? dayjs(result.issued_at).format('YYYY-MM-DD HH:mm:ss') : '—'}
+          </Descriptions.Item>
+          <Descriptions.Item label="流水号">{result.serial_no}</Descriptions.Item>
+        </Descriptions>
+      </AntResult>
+      <SendEmailModal
+        open={mailing}
+        invoiceId={result.invoice_id}
+        defaultEmail={email}
+        onClose={() => setMailing(false)}
+      />
+    </Card>
+  );
+}
