@@ -121,9 +121,18 @@ export const CONSOLE_ROUTES: readonly AppRoute[] = [
   menu('/invoice-manage/receive', device),
   menu('/invoice-manage/dispense', device),
   menu('/report-summary/summary', device),
-  menu('/device-project/project', { section: 'goods' }),
-  menu('/hotel/device-project/project', { section: 'goods' }),
-  menu('/device-project/title', { section: 'title' }),
+  menu('/device-project/project', {
+    section: 'goods',
+    page: () => import('./routes/device-project/project.tsx'),
+  }),
+  menu('/hotel/device-project/project', {
+    section: 'goods',
+    page: () => import('./routes/device-project/hotel-project.tsx'),
+  }),
+  menu('/device-project/title', {
+    section: 'title',
+    page: () => import('./routes/device-project/title.tsx'),
+  }),
   menu('/payment/register', payment),
   menu('/payment/record', payment),
   menu('/receipt-center/records', payment),

@@ -1,0 +1,282 @@
+import { ModalForm, ProForm, ProFormSelect, ProFormSwitch, ProFormText } from '@ant-design/pro-components';
+import type { GoodsBody, GoodsItem, TaxClassCode } from '@kaipiao/shared/schemas/goods';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Col, Form, Space, Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
+import { isApiError } from '../../../lib/api-error.ts';
+import { createGoods, taxRatesQuery, updateGoods } from '../api/goods.ts';
+import { GOODS_RULES, parseRateKey, rateKey } from '../utils/goods-rules.ts';
+import { TaxClassSelect } from './tax-class-select.tsx';
+
+export type GoodsVariant = 'general' | 'hotel';
+
+type Values = {
+  name: string;
+  tax_class_code?: string;
+  spec?: string;
+  unit?: string;
+  price?: string;
+  price_includes_tax: boolean;
+  rate_key?: string;
+  preferential_code?: string;
+  is_default: boolean;
+};
+
+type ClassRef = Pick<TaxClassCode, 'code' | 'name' | 'short_name'>;
+
+/** Hotel quick picks (domain.md §6.2: 住宿服务 + 餐饮服务; meeting rooms are 会议展览服务). */
+const HOTEL_PICKS: readonly (ClassRef & { unit: string })[] = [
+  { code: '3070402000000000000', name: '住宿服务', short_name: '住宿服务', unit: '间/天' },
+  { code: '3070401000000000000', name: '餐饮服务', short_name: '餐饮服务', unit: '次' },
+  { code: '3040304000000000000', name: '会议展览服务', short_name: '会展服务', unit: '场' },
+];
+
+type Props = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** null = new item */
+  editing: GoodsItem | null;
+  variant: GoodsVariant;
+  onSaved: (item: GoodsItem) => void;
+};
+
+function initialValues(editing: GoodsItem | null, variant: GoodsVariant): Values {
+  if (editing) {
+    return {
+      name: editing.name,
+      tax_class_code: editing.tax_class_code,
+      spec: editing.spec,
+      unit: editing.unit,
+      price: editing.price ?? '',
+      price_includes_tax: editing.price_includes_tax,
+      rate_key: rateKey(editing.tax_rate, editing.zero_rate_flag),
+      preferential_code: editing.tax_rate === '0' ? '' : editing.preferential_code,
+      is_default: editing.is_default,
+    };
+  }
+  const hotel = variant === 'hotel' ? HOTEL_PICKS[0] : undefined;
+  return {
+    name: '',
+    tax_class_code: hotel?.code,
+    unit: hotel?.unit ?? '',
+    spec: '',
+    price: '',
+    price_includes_tax: true,
+    is_default: false,
+  };
+}
+
+/** Create / edit a goods item: classification code → its 简称 and the rates this business may use. */
+export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }: Props) {
+  const [form] = Form.useForm<Values>();
+  const [taxClass, setTaxClass] = useState<ClassRef | null>(null);
+  const code = Form.useWatch('tax_class_code', form) ?? '';
+  const name = Form.useWatch('name', form) ?? '';
+  const selectedRate = Form.useWatch('rate_key', form) ?? '';
+  const { data: rates, isFetching: ratesLoading } = useQuery({
+    ...taxRatesQuery(code),
+    enabled: open && /^\d{19}$/.test(code),
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    const init = initialValues(editing, variant);
+    form.resetFields();
+    form.setFieldsValue(init);
+    setTaxClass(
+      editing
+        ? { code: editing.tax_class_code, name: editing.tax_class_name, short_name: editing.short_name }
+        : variant === 'hotel'
+          ? HOTEL_PICKS[0]!
+          : null,
+    );
+  }, [open, editing, variant, form]);
+
+  // keep the chosen rate only if the code admits it; otherwise preselect the default
+  useEffect(() => {
+    if (!rates) return;
+    const keys = rates.rates.map((r) => rateKey(r.value, r.zero_rate_flag));
+    const current = form.getFieldValue('rate_key') as string | undefined;
+    if (current && keys.includes(current)) return;
+    const def =
+      rates.rates.find((r) => r.value === rates.default_rate && !r.zero_rate_flag) ?? rates.rates[0];
+    form.setFieldValue('rate_key', def ? rateKey(def.value, def.zero_rate_flag) : undefined);
+  }, [rates, form]);
+
+  const rateOptions = (rates?.rates ?? []).map((r) => ({
+    value: rateKey(r.value, r.zero_rate_flag),
+    label: r.needs_reason ? `${r.label}（需说明原因）` : r.label,
+  }));
+  const isZero = parseRateKey(selectedRate).value === '0';
+  const policyOptions = (rates?.preferential_options ?? [])
+    .filter((p) => p.code !== '03' && p.code !== '04')
+    .map((p) => ({ value: p.code, label: `${p.code} ${p.label}` }));
+
+  async function submit(values: Values): Promise<boolean> {
+    const { value, zeroRateFlag } = parseRateKey(values.rate_key ?? '');
+    const zeroOption = rates?.rates.find((r) => r.value === '0' && r.zero_rate_flag === zeroRateFlag);
+    const body: GoodsBody = {
+      name: values.name.trim(),
+      tax_class_code: values.tax_class_code ?? '',
+      spec: values.spec?.trim() ?? '',
+      unit: values.unit?.trim() ?? '',
+      price: values.price?.trim() ? values.price.trim() : null,
+      price_includes_tax: values.price_includes_tax,
+      tax_rate: value,
+      preferential_code:
+        value === '0' ? (zeroOption?.preferential_code ?? '') : (values.preferential_code ?? ''),
+      zero_rate_flag: value === '0' ? (zeroRateFlag as '1' | '2' | '3') : '',
+      is_default: values.is_default,
+    };
+    try {
+      const saved = editing ? await updateGoods(editing.id, body) : await createGoods(body);
+      toastSuccess(editing ? '商品已保存' : '商品已新增');
+      onSaved(saved);
+      return true;
+    } catch (error) {
+      const errors = isApiError(error)
+        ? (error.data as { errors?: { field: string; message: string }[] })?.errors
+        : null;
+      if (errors?.length) {
+        form.setFields(
+          errors.map((e) => ({
+            name: (e.field === 'tax_rate' || e.field === 'zero_rate_flag'
+              ? 'rate_key'
+              : e.field) as keyof Values,
+            errors: [e.message],
+          })),
+        );
+      } else {
+        alertError('提示', error instanceof Error ? error.message : String(error));
+      }
+      return false;
+    }
+  }
+
+  const shortName = taxClass?.short_name;
+
+  return (
+    <ModalForm<Values>
+      title={editing ? '编辑商品' : '新增商品'}
+      open={open}
+      onOpenChange={onOpenChange}
+      form={form}
+      width={760}
+      layout="vertical"
+      grid
+      rowProps={{ gutter: 16 }}
+      modalProps={{ destroyOnHidden: true, maskClosable: false }}
+      submitter={{ searchConfig: { submitText: '保存', resetText: '取消' } }}
+      onFinish={submit}
+    >
+      <ProFormText
+        name="name"
+        label="项目名称"
+        placeholder="如：软件开发服务、住宿费"
+        rules={GOODS_RULES.name}
+        colProps={{ span: 12 }}
+      />
+      <Col span={12}>
+        <ProForm.Item
+          name="tax_class_code"
+          label="税收分类编码"
+          rules={GOODS_RULES.tax_class_code}
+          extra={
+            variant === 'hotel' ? (
+              <Space size={4} wrap>
+                <Typography.Text type="secondary">酒店常用：</Typography.Text>
+                {HOTEL_PICKS.map((p) => (
+                  <Button
+                    key={p.code}
+                    size="small"
+                    type="link"
+                    onClick={() => {
+                      form.setFieldsValue({
+                        tax_class_code: p.code,
+                        unit: form.getFieldValue('unit') || p.unit,
+                      });
+                      setTaxClass(p);
+                    }}
+                  >
+                    {p.name}
+                  </Button>
+                ))}
+              </Space>
+            ) : undefined
+          }
+        >
+          <TaxClassSelect initial={taxClass} onChange={(_c, item) => setTaxClass(item ?? null)} />
+        </ProForm.Item>
+      </Col>
+      <Col span={24}>
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={
+            shortName ? (
+              <span>
+                商品简称：<b>{shortName}</b>　发票显示为：
+                <b>{`*${shortName}*${name.trim() || '项目名称'}`}</b>
+              </span>
+            ) : (
+              '选择税收分类编码后，发票上的项目名称显示为“*商品简称*项目名称”'
+            )
+          }
+        />
+      </Col>
+      <ProFormText name="spec" label="规格型号" rules={GOODS_RULES.spec} colProps={{ span: 12 }} />
+      <ProFormText
+        name="unit"
+        label="单位"
+        placeholder="如：项、次、间/天"
+        rules={GOODS_RULES.unit}
+        colProps={{ span: 12 }}
+      />
+      <ProFormText
+        name="price"
+        label="单价"
+        placeholder="可不填，开票时填写"
+        rules={GOODS_RULES.price}
+        colProps={{ span: 12 }}
+      />
+      <ProFormSwitch
+        name="price_includes_tax"
+        label="单价含税"
+        checkedChildren="含税"
+        unCheckedChildren="不含税"
+        colProps={{ span: 12 }}
+      />
+      <ProFormSelect
+        name="rate_key"
+        label="税率"
+        placeholder={code ? '请选择税率' : '请先选择税收分类编码'}
+        rules={GOODS_RULES.rate_key}
+        options={rateOptions}
+        fieldProps={{ loading: ratesLoading, notFoundContent: '请先选择税收分类编码' }}
+        colProps={{ span: 12 }}
+        extra={
+          rates?.taxpayer_type === 'small'
+            ? `小规模纳税人：${rates.reduced_rate_end} 前减按1%征收`
+            : undefined
+        }
+      />
+      <ProFormSelect
+        name="preferential_code"
+        label="优惠政策"
+        placeholder={isZero ? '0税率已按所选免税/不征税设置' : '不使用'}
+        disabled={isZero || policyOptions.length === 0}
+        allowClear
+        options={policyOptions}
+        colProps={{ span: 12 }}
+      />
+      <ProFormSwitch
+        name="is_default"
+        label="设为默认商品"
+        tooltip="开票页新增项目行时默认带出该商品"
+        colProps={{ span: 12 }}
+      />
+    </ModalForm>
+  );
+}

@@ -1,0 +1,61 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { GoodsPage } from './goods-page.tsx';
+
+const ITEM = {
+  id: 7,
+  name: '软件开发服务',
+  tax_class_code: '3040201010000000000',
+  tax_class_name: '软件开发服务',
+  short_name: '信息技术服务',
+  full_name: '*信息技术服务*软件开发服务',
+  spec: '',
+  unit: '项',
+  price: null,
+  price_includes_tax: true,
+  tax_rate: '0.06',
+  tax_rate_label: '6%',
+  preferential_code: '',
+  zero_rate_flag: '',
+  is_default: true,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-02T00:00:00.000Z',
+};
+
+const envelope = (data: unknown) =>
+  new Response(JSON.stringify({ code: 0, message: 'ok', data }), {
+    headers: { 'content-type': 'application/json' },
+  });
+
+describe('GoodsPage', { timeout: 60_000 }, () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => envelope({ list: [ITEM], total: 1 })),
+    );
+  });
+
+  it('lists the goods with the printed name, rate, default tag and the toolbar', async () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <AntdProvider>
+          <GoodsPage />
+        </AntdProvider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('*信息技术服务*软件开发服务')).toBeTruthy();
+    expect(screen.getByText('默认')).toBeTruthy();
+    expect(screen.getByText('6%')).toBeTruthy();
+    expect(screen.getByText('开票时填写')).toBeTruthy();
+    for (const name of ['新增商品', '导入', '导出', '下载模板']) {
+      expect(screen.getByRole('button', { name: new RegExp(name) })).toBeTruthy();
+    }
+    await waitFor(() => {
+      const url = String(vi.mocked(fetch).mock.calls[0]?.[0]);
+      expect(url).toContain('/v3/client-project/get-projects');
+      expect(url).toContain('page_size=10');
+    });
+  });
+});

@@ -1,0 +1,219 @@
+import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
+import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import type { GoodsItem } from '@kaipiao/shared/schemas/goods';
+import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useRef, useState } from 'react';
+import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
+import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
+import { downloadFile } from '../../../lib/file-transfer.ts';
+import { deleteGoods, GOODS_PATHS, listGoods, setDefaultGoods } from '../api/goods.ts';
+import { GoodsFormModal, type GoodsVariant } from './goods-form-modal.tsx';
+
+const showError = (e: unknown) => alertError('提示', e instanceof Error ? e.message : String(e));
+
+/** spec §2 商品编码 (/device-project/project, hotel variant /hotel/device-project/project). */
+export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
+  const action = useRef<ActionType>(null);
+  const [editing, setEditing] = useState<GoodsItem | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
+  const [keyword, setKeyword] = useState('');
+  const [selected, setSelected] = useState<number[]>([]);
+
+  const reload = () => action.current?.reload();
+  const openForm = (item: GoodsItem | null) => {
+    setEditing(item);
+    setFormOpen(true);
+  };
+  const remove = async (ids: number[]) => {
+    try {
+      const { deleted } = await deleteGoods(ids);
+      toastSuccess(`已删除${deleted}个商品`);
+      setSelected([]);
+      reload();
+    } catch {
+      // the API client already showed the message
+    }
+  };
+
+  const columns: ProColumns<GoodsItem>[] = [
+    {
+      title: '项目名称',
+      dataIndex: 'name',
+      ellipsis: true,
+      render: (_, r) => (
+        <Space size={4}>
+          <Typography.Text strong>{r.name}</Typography.Text>
+          {r.is_default && <Tag color="green">默认</Tag>}
+        </Space>
+      ),
+    },
+    { title: '发票显示名称', dataIndex: 'full_name', ellipsis: true },
+    {
+      title: '税收分类编码',
+      dataIndex: 'tax_class_code',
+      width: 200,
+      render: (_, r) => (
+        <Space direction="vertical" size={0}>
+          <Typography.Text copyable={{ text: r.tax_class_code }}>{r.tax_class_code}</Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.tax_class_name}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    { title: '规格型号', dataIndex: 'spec', width: 110, ellipsis: true, renderText: (v: string) => v || '—' },
+    { title: '单位', dataIndex: 'unit', width: 80, renderText: (v: string) => v || '—' },
+    {
+      title: '单价',
+      dataIndex: 'price',
+      width: 140,
+      align: 'right',
+      render: (_, r) =>
+        r.price === null ? (
+          <Typography.Text type="secondary">开票时填写</Typography.Text>
+        ) : (
+          <Space size={4}>
+            <span>{r.price}</span>
+            <Tag bordered={false}>{r.price_includes_tax ? '含税' : '不含税'}</Tag>
+          </Space>
+        ),
+    },
+    { title: '税率', dataIndex: 'tax_rate_label', width: 90 },
+    {
+      title: '更新时间',
+      dataIndex: 'updated_at',
+      width: 160,
+      renderText: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+    },
+    {
+      title: '操作',
+      valueType: 'option',
+      width: 190,
+      fixed: 'right',
+      render: (_, r) => [
+        <Button key="edit" type="link" size="small" onClick={() => openForm(r)}>
+          编辑
+        </Button>,
+        <Button
+          key="default"
+          type="link"
+          size="small"
+          onClick={() =>
+            setDefaultGoods(r.id, !r.is_default)
+              .then(() => {
+                toastSuccess(r.is_default ? '已取消默认' : '已设为默认商品');
+                reload();
+              })
+              .catch(() => undefined)
+          }
+        >
+          {r.is_default ? '取消默认' : '设为默认'}
+        </Button>,
+        <Popconfirm
+          key="delete"
+          title={`确定删除“${r.name}”吗？`}
+          okText="删除"
+          cancelText="取消"
+          onConfirm={() => remove([r.id])}
+        >
+          <Button type="link" size="small" danger>
+            删除
+          </Button>
+        </Popconfirm>,
+      ],
+    },
+  ];
+
+  return (
+    <>
+      <ProTable<GoodsItem, { keyword?: string }>
+        rowKey="id"
+        actionRef={action}
+        columns={columns}
+        search={false}
+        cardBordered
+        scroll={{ x: 1200 }}
+        headerTitle={variant === 'hotel' ? '商品编码（酒店）' : '商品编码'}
+        tooltip="维护常用的开票项目：税收分类编码、税率和单价，开票时直接选用"
+        options={{
+          reload: true,
+          density: false,
+          setting: false,
+          search: {
+            placeholder: '项目名称 / 商品简称 / 税收分类编码',
+            allowClear: true,
+            style: { width: 280 },
+          },
+        }}
+        pagination={{
+          defaultPageSize: PAGE_SIZES[0],
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showSizeChanger: true,
+        }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        tableAlertOptionRender={() => (
+          <Popconfirm
+            title={`确定删除选中的${selected.length}个商品吗？`}
+            okText="删除"
+            cancelText="取消"
+            onConfirm={() => remove(selected)}
+          >
+            <Button type="link" danger size="small">
+              批量删除
+            </Button>
+          </Popconfirm>
+        )}
+        request={async (params) => {
+          const kw = (params.keyword ?? '').trim();
+          setKeyword(kw);
+          const page = await listGoods({
+            keyword: kw,
+            page: params.current ?? 1,
+            page_size: params.pageSize ?? 10,
+          });
+          return { data: page.list, total: page.total, success: true };
+        }}
+        toolBarRender={() => [
+          <Button
+            key="template"
+            onClick={() => downloadFile(GOODS_PATHS.template, {}, '商品编码导入模板.xlsx').catch(showError)}
+          >
+            下载模板
+          </Button>,
+          <Button key="import" icon={<UploadOutlined />} onClick={() => setImportOpen(true)}>
+            导入
+          </Button>,
+          <Button
+            key="export"
+            icon={<DownloadOutlined />}
+            onClick={() => downloadFile(GOODS_PATHS.export, { keyword }, '商品编码.xlsx').catch(showError)}
+          >
+            导出
+          </Button>,
+          <Button key="new" type="primary" icon={<PlusOutlined />} onClick={() => openForm(null)}>
+            新增商品
+          </Button>,
+        ]}
+      />
+      <GoodsFormModal
+        open={formOpen}
+        onOpenChange={setFormOpen}
+        editing={editing}
+        variant={variant}
+        onSaved={() => reload()}
+      />
+      <ImportModal
+        open={importOpen}
+        title="导入商品编码"
+        uploadPath={GOODS_PATHS.import}
+        templatePath={GOODS_PATHS.template}
+        templateName="商品编码导入模板.xlsx"
+        onClose={() => setImportOpen(false)}
+        onImported={() => reload()}
+      />
+    </>
+  );
+}
