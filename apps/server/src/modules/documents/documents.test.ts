@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { formatAmount, toChineseCapital } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
+import { cffCompactStats } from './cff-compact.ts';
 import type { InvoiceDocData } from './model.ts';
 import { normalizeSpecific } from './model.ts';
 import { renderInvoicePdf } from './pdf.ts';
@@ -9,7 +12,7 @@ import { extractPdfText } from './pdf-text.ts';
 import { assembleRemark, REMARK_SEPARATOR } from './remark.ts';
 import { contentDisposition } from './routes.ts';
 import { sampleInvoice } from './sample.ts';
-import { assertWellFormedXml } from './test-utils.ts';
+import { assertWellFormedXml, embeddedOutlines } from './test-utils.ts';
 import { escapeXml, renderInvoiceXml } from './xml.ts';
 
 const xmlText = (xml: string, tag: string) =>
@@ -254,6 +257,43 @@ describe('invoice PDF', () => {
   });
 });
 
+describe('CJK subset', () => {
+  // ~2,000 distinct ideographs over the whole URO block, plus Latin, digits and punctuation
+  const many = Array.from({ length: 2000 }, (_, i) => String.fromCodePoint(0x4e00 + i * 10)).join('');
+  const inv = sampleInvoice({ remark: `${many}ABCxyz0189，。；：“”（）【】¥%` });
+
+  it('renumbers the subset subroutines without changing a single outline', async () => {
+    const before = cffCompactStats.compacted;
+    const compact = await renderInvoicePdf(inv);
+    expect(cffCompactStats.compacted).toBe(before + 1);
+    const plain = await renderInvoicePdf(inv, { compactSubsets: false });
+    expect(compact.length).toBeLessThan(plain.length);
+    const glyphs = embeddedOutlines(compact);
+    expect(glyphs.length).toBeGreaterThan(2000);
+    const differing = glyphs.filter((g) => g.embedded !== g.source).map((g) => g.text);
+    expect(differing).toEqual([]);
+    // and the plain fontkit subset agrees with the source too (the check itself is sound)
+    expect(embeddedOutlines(plain).filter((g) => g.embedded !== g.source)).toEqual([]);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/pdftoppm'))(
+    'rasterises identically to the plain subset (pdftoppm)',
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'kp-pdf-'));
+      const png = async (compactSubsets: boolean) => {
+        const base = path.join(dir, compactSubsets ? 'compact' : 'plain');
+        writeFileSync(`${base}.pdf`, await renderInvoicePdf(inv, { compactSubsets }));
+        execFileSync('pdftoppm', ['-png', '-r', '100', '-singlefile', `${base}.pdf`, base]);
+        const image = readFileSync(`${base}.png`);
+        expect(image.length).toBeGreaterThan(10_000);
+        return image;
+      };
+      expect(Buffer.compare(await png(true), await png(false))).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  );
+});
+
 describe('备注', () => {
   it("follows the bureau's order: red info, specific info, buyer bank, seller bank, user remark, 收款人, 复核人", () => {
     const inv = redOf(
@@ -359,7 +399,7 @@ describe('download file name', () => {
   it('gives an ASCII fallback and the UTF-8 name per RFC 5987', () => {
     const cd = contentDisposition('电子发票（普通发票）_26332000000000012345.pdf');
     expect(cd).toBe(
-      `attachment; filename="_26332000000000012345.pdf"; filename*=UTF-8''${encodeURIComponent('电子发票（普通发票）_26332000000000012345.pdf')}`,
+      `attachment; filename="invoice_26332000000000012345.pdf"; filename*=UTF-8''${encodeURIComponent('电子发票（普通发票）_26332000000000012345.pdf')}`,
     );
     expect(decodeURIComponent(cd.split("UTF-8''")[1]!)).toBe('电子发票（普通发票）_26332000000000012345.pdf');
     expect(contentDisposition("a'(b).xml", true)).toBe(

@@ -12,14 +12,21 @@ import { inflateSync } from 'node:zlib';
  */
 export function extractPdfText(pdf: Buffer): string {
   const streams = readStreams(pdf);
-  const cmap = new Map<number, string>();
-  for (const s of streams) if (s.includes('begincmap')) parseCMap(s, cmap);
+  const cmap = readToUnicode(streams);
   const pages: string[] = [];
   for (const s of streams) {
     if (!/\bBT\b/.test(s) || s.includes('begincmap')) continue;
     pages.push(layoutRuns(textRuns(s, cmap)));
   }
   return pages.join('\n\f\n');
+}
+
+/** glyph code → text, from the ToUnicode CMap(s) of the document */
+export function readToUnicode(pdfOrStreams: Buffer | string[]): Map<number, string> {
+  const streams = Array.isArray(pdfOrStreams) ? pdfOrStreams : readStreams(pdfOrStreams);
+  const cmap = new Map<number, string>();
+  for (const s of streams) if (s.includes('begincmap')) parseCMap(s, cmap);
+  return cmap;
 }
 
 function readStreams(pdf: Buffer): string[] {

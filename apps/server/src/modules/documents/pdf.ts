@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
+import { compactCffSubsets } from './cff-compact.ts';
 import { chineseDate, money2, rateAndTax, toCapital, trimDecimal, yuan } from './format.ts';
 import type { DocLine, InvoiceDocData } from './model.ts';
 import { assembleRemark, maskedIdNo, PASSENGER_VEHICLES, TRANSPORT_VEHICLES } from './remark.ts';
@@ -23,18 +24,25 @@ export const CJK_FONT_PATH = path.resolve(
 
 type FontkitFont = {
   layout: (...args: unknown[]) => unknown;
+  createSubset(): unknown;
   glyphForCodePoint(cp: number): { path: { toSVG(): string } };
 };
-let cjkFont: FontkitFont | null = null;
-/** One parsed font per process: pdfkit takes a fontkit font object and subsets it per document. */
-function cjk(): FontkitFont {
-  if (!cjkFont) {
+const cjkFonts = new Map<boolean, FontkitFont>();
+/**
+ * One parsed font per process (and per subset style): pdfkit takes a fontkit font object and
+ * subsets it per document. `compact` renumbers the subset's subroutines (cff-compact.ts).
+ */
+function cjk(compact = true): FontkitFont {
+  let font = cjkFonts.get(compact);
+  if (!font) {
     const fontkit = createRequire(require.resolve('pdfkit'))('fontkit') as {
       openSync(p: string): FontkitFont;
     };
-    cjkFont = fontkit.openSync(CJK_FONT_PATH);
+    font = fontkit.openSync(CJK_FONT_PATH);
+    if (compact) compactCffSubsets(font);
+    cjkFonts.set(compact, font);
   }
-  return cjkFont;
+  return font;
 }
 
 let taxGlyphPath: string | null = null;
@@ -49,6 +57,8 @@ export type RenderOptions = {
   font?: 'cjk' | 'Helvetica';
   /** false keeps the streams readable (debugging) */
   compress?: boolean;
+  /** false embeds fontkit's plain subset (every subroutine slot of the font kept); for comparison */
+  compactSubsets?: boolean;
 };
 
 const MM = 72 / 25.4;
@@ -218,7 +228,7 @@ type Page = { lines: DocLine[]; offset: number; last: boolean; itemsArea: number
 
 export async function renderInvoicePdf(inv: InvoiceDocData, opts: RenderOptions = {}): Promise<Buffer> {
   const latin = opts.font === 'Helvetica';
-  const fontSrc = latin ? 'Helvetica' : (cjk() as unknown as Buffer);
+  const fontSrc = latin ? 'Helvetica' : (cjk(opts.compactSubsets ?? true) as unknown as Buffer);
   const doc = new PDFDocument({
     autoFirstPage: false,
     compress: opts.compress ?? true,

@@ -14,6 +14,7 @@ import {
   taxDevices,
 } from '../../db/schema/index.ts';
 import { drainInvoiceHooks, runInvoiceIssuedHooks } from '../invoices/hooks.ts';
+import { invoicingFixture, payload } from '../invoices/test-fixtures.ts';
 import { EMAIL_JOB, RENDER_JOB } from './jobs.ts';
 import { extractPdfText } from './pdf-text.ts';
 import { assertWellFormedXml } from './test-utils.ts';
@@ -384,6 +385,33 @@ describe('after issue (jobs on)', () => {
       );
       return r.rows[0]?.state === 'completed' && r.rows[0].retry_count === 0;
     });
+  });
+
+  it('an invoice issued through POST /v3/online-invoicing/blue is rendered and e-mailed by the jobs', async () => {
+    const f = await invoicingFixture(app, db);
+    const body = payload(f.ids.digital, {
+      buyer: { name: '接口开票客户', email: 'api@buyer.example.com' },
+      extra: { send_email: true },
+    });
+    const res = await f.issue(body);
+    expect(res.json).toMatchObject({ code: 0, data: { status: 'issued' } });
+    const invoiceId = res.json.data.invoice_id as number;
+    await drainInvoiceHooks();
+    const emailed = await waitFor(async () =>
+      (await events(db, invoiceId)).find((e) => e.kind === 'emailed'),
+    );
+    expect(emailed.detail).toMatchObject({ email: 'api@buyer.example.com' });
+    const [pdf] = await db
+      .select()
+      .from(invoiceFiles)
+      .where(and(eq(invoiceFiles.invoiceId, invoiceId), eq(invoiceFiles.kind, 'pdf')));
+    const text = extractPdfText(pdf!.content);
+    expect(text).toContain('接口开票客户');
+    expect(text).toContain(res.json.data.invoice_no);
+    expect(text).toContain(toChineseCapital(res.json.data.total_price_with_tax));
+    // the QR string the issuing code stored is the one printed (and rendered into the symbol)
+    const [row] = await db.select({ qr: invoices.qrString }).from(invoices).where(eq(invoices.id, invoiceId));
+    expect(row!.qr).toMatch(new RegExp(`^01,32,,${res.json.data.invoice_no},`));
   });
 
   it('a web-role process enqueues but does not work the queues', async () => {

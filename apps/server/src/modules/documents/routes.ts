@@ -30,10 +30,9 @@ export const DOCUMENT_MENUS = [
  * clients and the real Chinese name per RFC 5987 / RFC 6266.
  */
 export function contentDisposition(fileName: string, inline = false): string {
-  const ascii = fileName
-    .replace(/[^\x20-\x7e]+/g, '_')
-    .replace(/_+/g, '_')
-    .replace(/["\\]/g, '_');
+  let ascii = fileName.replace(/[^\x20-\x7e]+/g, '').replace(/["\\]/g, '_');
+  // a name that was all Chinese keeps its number: invoice_26332000000000012345.pdf
+  if (!/^[A-Za-z0-9]/.test(ascii)) ascii = `invoice${/^[_.]/.test(ascii) ? '' : '_'}${ascii}`;
   const encoded = encodeURIComponent(fileName).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
