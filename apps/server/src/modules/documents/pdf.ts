@@ -6,7 +6,7 @@ import QRCode from 'qrcode';
 import { compactCffSubsets } from './cff-compact.ts';
 import { chineseDate, money2, rateAndTax, toCapital, trimDecimal, yuan } from './format.ts';
 import type { DocLine, InvoiceDocData } from './model.ts';
-import { assembleRemark, maskedIdNo, PASSENGER_VEHICLES, TRANSPORT_VEHICLES } from './remark.ts';
+import { assembleRemark, maskedIdNo, passengerVehicleName, transportVehicleName } from './remark.ts';
 
 /**
  * The invoice PDF, laid out like the bureau's 数电 form (domain.md §1.3): 210 mm wide, ≥ 140 mm high,
@@ -162,7 +162,7 @@ function extraTable(
         { title: '运输货物名称', w: 42 },
       ],
       rows: s.transports.map((t) => [
-        TRANSPORT_VEHICLES[t.vehicle_type] ?? t.vehicle_type,
+        transportVehicleName(t.vehicle_type),
         t.vehicle_no,
         t.origin,
         t.destination,
@@ -189,7 +189,7 @@ function extraTable(
         t.origin,
         t.destination,
         t.seat_class,
-        PASSENGER_VEHICLES[t.vehicle_type] ?? t.vehicle_type,
+        passengerVehicleName(t.vehicle_type),
       ]),
     };
   }

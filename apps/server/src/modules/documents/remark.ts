@@ -1,44 +1,19 @@
+import { GOODS_TRANSPORT_VEHICLES, ID_DOCUMENT_TYPES, PASSENGER_VEHICLES } from '@kaipiao/shared';
 import type { InvoiceDocData } from './model.ts';
 
 /** Between the system-assembled parts of 备注 (domain.md §1.3). */
 export const REMARK_SEPARATOR = ';    ';
 
-export const TRANSPORT_VEHICLES: Record<string, string> = {
-  '1': '铁路运输',
-  '2': '公路运输',
-  '3': '水路运输',
-  '4': '航空运输',
-  '5': '管道运输',
-  '6': '其他运输工具',
-};
+/** 运输工具种类 as printed: the form sends the name; codes 1-6 (fapiaoapi) are mapped too. */
+export const transportVehicleName = (v: string): string =>
+  /^[1-6]$/.test(v) ? (GOODS_TRANSPORT_VEHICLES[Number(v) - 1] ?? v) : v;
 
-export const PASSENGER_VEHICLES: Record<string, string> = {
-  '1': '飞机',
-  '2': '火车',
-  '3': '长途汽车',
-  '4': '公共交通',
-  '5': '出租车',
-  '6': '汽车',
-  '7': '船舶',
-  '8': '其他',
-  '9': '其他',
-};
+/** 交通工具类型 code → name (some providers use 8 for 其他). */
+export const passengerVehicleName = (v: string): string =>
+  (PASSENGER_VEHICLES as Record<string, string>)[v] ?? (v === '8' ? '其他' : v);
 
-export const ID_TYPES: Record<string, string> = {
-  '201': '居民身份证',
-  '208': '外国护照',
-  '210': '港澳居民来往内地通行证',
-  '213': '台湾居民来往大陆通行证',
-  '215': '外国人居留证',
-  '219': '香港永久性居民身份证',
-  '220': '台湾身份证',
-  '221': '澳门特别行政区永久性居民身份证',
-  '227': '中国护照',
-  '233': '外国人永久居留身份证',
-  '237': '港澳居民居住证',
-  '238': '台湾居民居住证',
-  '299': '其他个人证件',
-};
+/** 证件类型 code → name (domain.md §5.6). */
+export const idTypeName = (v: string): string => (ID_DOCUMENT_TYPES as Record<string, string>)[v] ?? v;
 
 /** ID numbers other than 身份证 are masked on the printout (domain.md §4.4). */
 export function maskedIdNo(idType: string, idNo: string): string {

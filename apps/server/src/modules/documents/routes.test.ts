@@ -1,77 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { CODE, DOC_CODE, toChineseCapital } from '@kaipiao/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, demoIds, login } from '../../../test/helper.ts';
 import type { App } from '../../app.ts';
-import {
-  clientStores,
-  invoiceEvents,
-  invoiceFiles,
-  invoiceLines,
-  invoices,
-  outbox,
-  taxDevices,
-} from '../../db/schema/index.ts';
+import { clientStores, invoiceEvents, invoiceFiles, invoices, outbox } from '../../db/schema/index.ts';
 import { drainInvoiceHooks, runInvoiceIssuedHooks } from '../invoices/hooks.ts';
 import { invoicingFixture, payload } from '../invoices/test-fixtures.ts';
 import { EMAIL_JOB, RENDER_JOB } from './jobs.ts';
 import { extractPdfText } from './pdf-text.ts';
-import { assertWellFormedXml } from './test-utils.ts';
+import { assertWellFormedXml, insertInvoice } from './test-utils.ts';
 
 type Db = App['db'];
-
-/** An issued (or still issuing) invoice written straight to the tables, as the issuing code leaves it. */
-async function insertInvoice(
-  db: Db,
-  o: { clientId: number; storeId: number; buyerName: string; email?: string; issued?: boolean },
-) {
-  const [device] = await db.select().from(taxDevices).where(eq(taxDevices.clientId, o.clientId)).limit(1);
-  const issued = o.issued ?? true;
-  const no = `2633200000${randomBytes(5).readUIntBE(0, 5).toString().padStart(10, '0').slice(0, 10)}`;
-  const [inv] = await db
-    .insert(invoices)
-    .values({
-      clientId: o.clientId,
-      storeId: o.storeId,
-      deviceId: device?.id ?? 0,
-      serialNo: `T${randomBytes(8).toString('hex')}`,
-      requestHash: 'x',
-      invoiceType: '82',
-      status: issued ? 'issued' : 'issuing',
-      invoiceNo: issued ? no : null,
-      issuedAt: issued ? new Date('2026-11-22T02:30:00Z') : null,
-      buyerName: o.buyerName,
-      buyerTaxCode: '91310115MA1H7XXXXQ',
-      buyerEmail: o.email ?? '',
-      sellerName: DEMO.software.name,
-      sellerTaxCode: DEMO.software.taxCode,
-      totalAmount: '200.00',
-      totalTax: '12.00',
-      totalWithTax: '212.00',
-      remark: '合同号 HT-1 & <测试>',
-      drawer: '王小明',
-    })
-    .returning();
-  await db.insert(invoiceLines).values({
-    invoiceId: inv!.id,
-    lineNo: 1,
-    clientId: o.clientId,
-    taxClassCode: '3040201010000000000',
-    shortName: '信息技术服务',
-    itemName: '软件开发服务',
-    fullName: '*信息技术服务*软件开发服务',
-    unit: '项',
-    quantity: '2',
-    unitPrice: '100',
-    unitPriceWithTax: '106',
-    amount: '200.00',
-    taxRate: '0.06',
-    taxAmount: '12.00',
-    amountWithTax: '212.00',
-  });
-  return inv!;
-}
 
 const events = (db: Db, invoiceId: number) =>
   db

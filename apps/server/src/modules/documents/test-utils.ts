@@ -1,5 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { invoiceLines, invoices, taxDevices } from '../../db/schema/index.ts';
+import { DEMO } from '../../db/seed/demo.ts';
 import { CJK_FONT_PATH } from './pdf.ts';
 import { readToUnicode } from './pdf-text.ts';
 
@@ -72,4 +77,56 @@ export function embeddedOutlines(pdf: Buffer): { text: string; embedded: string;
       embedded: embedded.getGlyph(code).path.toSVG(),
       source: source.glyphForCodePoint(text.codePointAt(0)!).path.toSVG(),
     }));
+}
+
+/** An issued (or still issuing) invoice written straight to the tables, as the issuing code leaves it. */
+export async function insertInvoice(
+  db: Db,
+  o: { clientId: number; storeId: number; buyerName: string; email?: string; issued?: boolean },
+) {
+  const [device] = await db.select().from(taxDevices).where(eq(taxDevices.clientId, o.clientId)).limit(1);
+  const issued = o.issued ?? true;
+  const no = `2633200000${randomBytes(5).readUIntBE(0, 5).toString().padStart(10, '0').slice(0, 10)}`;
+  const [inv] = await db
+    .insert(invoices)
+    .values({
+      clientId: o.clientId,
+      storeId: o.storeId,
+      deviceId: device?.id ?? 0,
+      serialNo: `T${randomBytes(8).toString('hex')}`,
+      requestHash: 'x',
+      invoiceType: '82',
+      status: issued ? 'issued' : 'issuing',
+      invoiceNo: issued ? no : null,
+      issuedAt: issued ? new Date('2026-11-22T02:30:00Z') : null,
+      buyerName: o.buyerName,
+      buyerTaxCode: '91310115MA1H7XXXXQ',
+      buyerEmail: o.email ?? '',
+      sellerName: DEMO.software.name,
+      sellerTaxCode: DEMO.software.taxCode,
+      totalAmount: '200.00',
+      totalTax: '12.00',
+      totalWithTax: '212.00',
+      remark: '合同号 HT-1 & <测试>',
+      drawer: '王小明',
+    })
+    .returning();
+  await db.insert(invoiceLines).values({
+    invoiceId: inv!.id,
+    lineNo: 1,
+    clientId: o.clientId,
+    taxClassCode: '3040201010000000000',
+    shortName: '信息技术服务',
+    itemName: '软件开发服务',
+    fullName: '*信息技术服务*软件开发服务',
+    unit: '项',
+    quantity: '2',
+    unitPrice: '100',
+    unitPriceWithTax: '106',
+    amount: '200.00',
+    taxRate: '0.06',
+    taxAmount: '12.00',
+    amountWithTax: '212.00',
+  });
+  return inv!;
 }

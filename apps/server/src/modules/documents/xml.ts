@@ -1,6 +1,6 @@
 import { isoDate, isoDateTime, money2, toCapital, trimDecimal } from './format.ts';
 import type { InvoiceDocData } from './model.ts';
-import { assembleRemark, ID_TYPES, PASSENGER_VEHICLES, TRANSPORT_VEHICLES } from './remark.ts';
+import { assembleRemark, idTypeName, passengerVehicleName, transportVehicleName } from './remark.ts';
 
 /**
  * The invoice data file in the bureau's 数电 XML layout (domain.md §1.3): root `EInvoice` → `Header`
@@ -76,7 +76,7 @@ export function renderInvoiceXml(inv: InvoiceDocData): string {
     for (const t of s.transports) {
       specificNodes.push(
         el('GoodsTransportation', [
-          el('TypeOfTransportationTool', TRANSPORT_VEHICLES[t.vehicle_type] ?? t.vehicle_type),
+          el('TypeOfTransportationTool', transportVehicleName(t.vehicle_type)),
           el('TransportationToolNumber', t.vehicle_no),
           el('Departure', t.origin),
           el('Destination', t.destination),
@@ -106,12 +106,12 @@ export function renderInvoiceXml(inv: InvoiceDocData): string {
       specificNodes.push(
         el('PassengerTransportation', [
           el('Traveler', t.traveller),
-          el('TypeOfPassengerDocument', ID_TYPES[t.id_type] ?? t.id_type),
+          el('TypeOfPassengerDocument', idTypeName(t.id_type)),
           el('ValidIDNumber', t.id_no),
           el('TravelDate', t.travel_date),
           el('Departure', t.origin),
           el('Destination', t.destination),
-          el('Vehicletype', PASSENGER_VEHICLES[t.vehicle_type] ?? t.vehicle_type),
+          el('Vehicletype', passengerVehicleName(t.vehicle_type)),
           el('Grade', t.seat_class),
         ]),
       );
