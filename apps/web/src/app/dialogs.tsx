@@ -8,4 +8,5 @@ export const DIALOGS: DialogRegistry = {
   'public-notice': lazy(() => import('../features/notices/public-notice-dialog.tsx')),
   'contact-us': lazy(() => import('./layouts/console/contact-us-dialog.tsx')),
   'summary-guide': lazy(() => import('../features/session/components/summary-guide-dialog.tsx')),
+  'small-scale-notice': lazy(() => import('../features/home/small-scale-notice-dialog.tsx')),
 };

@@ -16,6 +16,8 @@ export const STORAGE_KEYS = {
   summaryGuide: 'kp_summary_guide_seen',
   /** sessionStorage: the public notice was already shown this session */
   noticeShown: 'kp_notice_shown',
+  /** localStorage: the home finance banner was folded into its side tab */
+  financeBanner: 'kp_finance_banner_folded',
   /** sessionStorage prefix: the single-invoice draft and its serial number, until issued */
   invoiceDraft: 'kp_invoice_draft',
 } as const;

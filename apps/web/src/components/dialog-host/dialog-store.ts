@@ -12,6 +12,14 @@ export type DialogPropsMap = {
   'public-notice': { id: number; title: string; content: string };
   'contact-us': Record<string, never>;
   'summary-guide': Record<string, never>;
+  /** spec §1 tax notice on home for small-scale taxpayers (features/home) */
+  'small-scale-notice': {
+    monthSales: string;
+    quarterSales: string;
+    monthThreshold: string;
+    quarterThreshold: string;
+    onAnswered?: () => void;
+  };
 };
 export type DialogKind = keyof DialogPropsMap;
 

@@ -1,11 +1,27 @@
-import { ShopOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BarChartOutlined,
+  ContactsOutlined,
+  FileAddOutlined,
+  FileSearchOutlined,
+  ShopOutlined,
+} from '@ant-design/icons';
 import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { formatMoney } from '@kaipiao/shared/money/capital';
+import type { StatSums } from '@kaipiao/shared/schemas/query';
 import { MSG } from '@kaipiao/shared/validation/messages';
-import { Alert, Card, Col, Descriptions, Row, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Col, Descriptions, Row, Skeleton, Space, Statistic, Typography } from 'antd';
 import dayjs from 'dayjs';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { UnderConstruction } from '../../components/under-construction.tsx';
+import { openDialog, useDialogStore } from '../../components/dialog-host/index.ts';
+import { toastSuccess } from '../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
+import { useAccess } from '../menu/access-context.tsx';
+import { closeTaxRateTip, homeOverviewQuery } from './api.ts';
+import { FinanceBanner } from './finance-banner.tsx';
+import { SmallScaleMeter } from './small-scale-meter.tsx';
 
 function greeting(hour: number) {
   if (hour < 12) return '上午好';
@@ -13,15 +29,111 @@ function greeting(hour: number) {
   return '晚上好';
 }
 
-/** /home/index for now: who and where the clerk is working; invoicing stats come later. */
+type QuickLink = { path: string; title: string; icon: ReactNode };
+
+function quickLinks(hotel: boolean): QuickLink[] {
+  return [
+    {
+      path: hotel ? '/hotel/invoice/online' : '/invoice/online',
+      title: '开具发票',
+      icon: <FileAddOutlined />,
+    },
+    {
+      path: hotel ? '/hotel/query/invoice' : '/query/invoice',
+      title: '发票明细',
+      icon: <FileSearchOutlined />,
+    },
+    { path: '/query/invoice-stat', title: '开票统计', icon: <BarChartOutlined /> },
+    {
+      path: hotel ? '/hotel/device-project/project' : '/device-project/project',
+      title: '商品编码',
+      icon: <AppstoreOutlined />,
+    },
+    { path: '/device-project/title', title: '购方抬头', icon: <ContactsOutlined /> },
+  ];
+}
+
+function Kpi({ title, sums, hint }: { title: string; sums: StatSums | undefined; hint?: string }) {
+  return (
+    <Card variant="borderless" style={{ height: '100%' }}>
+      {sums ? (
+        <>
+          <Statistic title={title} value={`¥${formatMoney(sums.total_with_tax)}`} />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {sums.count} 张 · 不含税 ¥{formatMoney(sums.total_amount)} · 税额 ¥{formatMoney(sums.total_tax)}
+            {hint ? ` · ${hint}` : ''}
+          </Typography.Text>
+        </>
+      ) : (
+        <Skeleton active paragraph={{ rows: 1 }} />
+      )}
+    </Card>
+  );
+}
+
+/** /home/index: who and where, the invoicing figures, the tax prompts and quick links. */
 export function HomeWelcome() {
   const user = useSessionStore((s) => s.user);
   const business = useSessionStore((s) => s.business);
   const store = useSessionStore((s) => s.store);
   const summary = store?.client_store_id === SUMMARY_STORE_ID;
+  const access = useAccess();
+  const queryClient = useQueryClient();
+  const overview = useQuery(
+    homeOverviewQuery(business?.client_id ?? 0, store?.client_store_id ?? SUMMARY_STORE_ID),
+  );
+  const d = overview.data;
+  const anyDialogOpen = useDialogStore((s) => Object.values(s.entries).some((e) => e?.open));
+  const noticeShown = useRef(false);
+
+  // spec §1 tax notice: once per visit, when no other prompt is showing
+  useEffect(() => {
+    if (!d?.small_scale.show_notice || noticeShown.current || anyDialogOpen) return;
+    const timer = setTimeout(() => {
+      noticeShown.current = true;
+      openDialog('small-scale-notice', {
+        monthSales: d.small_scale.month_sales,
+        quarterSales: d.small_scale.quarter_sales,
+        monthThreshold: d.small_scale.month_threshold,
+        quarterThreshold: d.small_scale.quarter_threshold,
+        onAnswered: () => void queryClient.invalidateQueries({ queryKey: ['home-overview'] }),
+      });
+    }, 600);
+    return () => clearTimeout(timer);
+  }, [d, anyDialogOpen, queryClient]);
+
+  async function dismissTip() {
+    try {
+      await closeTaxRateTip();
+      toastSuccess('已关闭该提示');
+      await queryClient.invalidateQueries({ queryKey: ['home-overview'] });
+    } catch {
+      // shown by the API client
+    }
+  }
+
+  const links = quickLinks(business?.industry === 'hotel').filter((l) => {
+    const a = access.of(l.path);
+    return a.visible && !a.disabled;
+  });
 
   return (
     <Row gutter={[16, 16]}>
+      {d?.tax_rate_tip.show && (
+        <Col span={24}>
+          <Alert
+            type="warning"
+            showIcon
+            message={d.tax_rate_tip.title}
+            description={d.tax_rate_tip.content}
+            action={
+              <Button size="small" onClick={dismissTip}>
+                我知道了
+              </Button>
+            }
+          />
+        </Col>
+      )}
       <Col span={24}>
         <Card variant="borderless">
           <Typography.Title level={4} style={{ marginTop: 0 }}>
@@ -39,11 +151,69 @@ export function HomeWelcome() {
           {summary && <Alert type="info" showIcon message={MSG.SUMMARY_GUIDE} style={{ marginTop: 12 }} />}
         </Card>
       </Col>
-      <Col span={24}>
-        <Card variant="borderless" title="开票统计">
-          <UnderConstruction />
+      {overview.isError && (
+        <Col span={24}>
+          <Alert type="warning" showIcon message="开票数据加载失败，请稍后刷新" />
+        </Col>
+      )}
+      <Col xs={24} md={8}>
+        <Kpi title="今日开票（价税合计）" sums={d?.today} />
+      </Col>
+      <Col xs={24} md={8}>
+        <Kpi title={`本月开票（${d?.month_label ?? ''}）`} sums={d?.month} />
+      </Col>
+      <Col xs={24} md={8}>
+        <Kpi title={`本季度开票（${d?.quarter_label ?? ''}）`} sums={d?.quarter} hint="红字已抵减" />
+      </Col>
+      {d?.small_scale.applies && (
+        <Col xs={24} lg={12}>
+          <Card
+            variant="borderless"
+            title="小规模纳税人免征额度"
+            extra={
+              <Button
+                type="link"
+                size="small"
+                onClick={() =>
+                  openDialog('small-scale-notice', {
+                    monthSales: d.small_scale.month_sales,
+                    quarterSales: d.small_scale.quarter_sales,
+                    monthThreshold: d.small_scale.month_threshold,
+                    quarterThreshold: d.small_scale.quarter_threshold,
+                  })
+                }
+              >
+                政策说明
+              </Button>
+            }
+          >
+            <SmallScaleMeter
+              monthSales={d.small_scale.month_sales}
+              quarterSales={d.small_scale.quarter_sales}
+              monthThreshold={d.small_scale.month_threshold}
+              quarterThreshold={d.small_scale.quarter_threshold}
+            />
+            <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: '12px 0 0' }}>
+              按普通发票不含税销售额统计，红字发票已抵减
+              {d.small_scale.partial_scope ? '；仅含您有权限的门店' : ''}。
+            </Typography.Paragraph>
+          </Card>
+        </Col>
+      )}
+      <Col xs={24} lg={d?.small_scale.applies ? 12 : 24}>
+        <Card variant="borderless" title="快捷入口" style={{ height: '100%' }}>
+          <Space wrap size={[12, 12]}>
+            {links.map((l) => (
+              <Link key={l.path} to={l.path}>
+                <Button icon={l.icon} size="large">
+                  {l.title}
+                </Button>
+              </Link>
+            ))}
+          </Space>
         </Card>
       </Col>
+      <FinanceBanner />
     </Row>
   );
 }

@@ -1,0 +1,50 @@
+import type {
+  ExportCreateRequest,
+  ExportRecord,
+  InvoiceDetail,
+  InvoiceFilter,
+  InvoiceListRequest,
+  InvoiceListResponse,
+} from '@kaipiao/shared/schemas/query';
+import type { StoreItem } from '@kaipiao/shared/schemas/session';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api.ts';
+import { downloadFile } from '../../lib/file-transfer.ts';
+import { useSessionStore } from '../../stores/session-store.ts';
+
+// Invoice library (issue 3 item 7): list, detail and exports.
+
+export const listInvoices = (body: InvoiceListRequest) =>
+  api.post<InvoiceListResponse>('/v3/invoice-record/list', body);
+
+export const invoiceDetailQuery = (invoiceId: number | null) =>
+  queryOptions({
+    queryKey: ['invoice-detail', invoiceId],
+    queryFn: () =>
+      api.post<InvoiceDetail>('/v3/invoice-detail/get-invoice-detail', { invoice_id: invoiceId }),
+    enabled: invoiceId !== null,
+  });
+
+export const createExport = (body: ExportCreateRequest) =>
+  api.post<{ record_id: number; row_count: number }>('/v3/invoice-export/create', body);
+
+export type ExportPage = { list: ExportRecord[]; total: number; page: number; page_size: number };
+export const listExports = (page: number, page_size: number) =>
+  api.post<ExportPage>('/v3/invoice-export/list', { page, page_size });
+
+export const downloadExport = (record: Pick<ExportRecord, 'record_id' | 'file_name'>) =>
+  downloadFile('/v3/invoice-export/download', { record_id: record.record_id }, record.file_name);
+
+/** The stores the user may pick in the all-stores view (store filter). */
+export const permittedStoresQuery = () => {
+  const clientId = useSessionStore.getState().business?.client_id ?? 0;
+  return queryOptions({
+    queryKey: ['permitted-stores', clientId],
+    queryFn: () =>
+      api.get<StoreItem[]>('/v3/user/store-list', { params: { client_id: clientId, sid: undefined } }),
+    staleTime: 60_000,
+    enabled: clientId > 0,
+  });
+};
+
+export type { InvoiceFilter };

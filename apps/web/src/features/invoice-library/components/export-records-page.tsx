@@ -1,0 +1,133 @@
+import { ArrowLeftOutlined, DownloadOutlined } from '@ant-design/icons';
+import { type ProColumns, ProTable } from '@ant-design/pro-components';
+import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import type { ExportRecord } from '@kaipiao/shared/schemas/query';
+import { Badge, Button, Progress, Space, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { alertError } from '../../../lib/antd/feedback.ts';
+import { downloadExport, listExports } from '../api.ts';
+import { beijingTime, fileSize } from '../utils.ts';
+
+const STATUS_BADGE: Record<
+  ExportRecord['status'],
+  'default' | 'processing' | 'success' | 'error' | 'warning'
+> = {
+  queued: 'default',
+  running: 'processing',
+  done: 'success',
+  failed: 'error',
+  expired: 'warning',
+};
+
+const active = (rows: readonly ExportRecord[]) =>
+  rows.some((r) => r.status === 'queued' || r.status === 'running');
+
+/** spec §2 hidden /query/invoice/export-records: bulk PDF and Excel exports, their progress and files. */
+export function ExportRecordsPage() {
+  const navigate = useNavigate();
+  const [downloading, setDownloading] = useState<number | null>(null);
+
+  async function download(r: ExportRecord) {
+    setDownloading(r.record_id);
+    try {
+      await downloadExport(r);
+    } catch (e) {
+      alertError('提示', e instanceof Error ? e.message : String(e));
+    } finally {
+      setDownloading(null);
+    }
+  }
+
+  const columns: ProColumns<ExportRecord>[] = [
+    { title: '导出类型', dataIndex: 'kind_name', width: 120 },
+    {
+      title: '导出范围',
+      dataIndex: 'summary',
+      ellipsis: true,
+      render: (_, r) => <Typography.Text ellipsis={{ tooltip: r.summary }}>{r.summary}</Typography.Text>,
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 200,
+      render: (_, r) =>
+        r.status === 'running' || r.status === 'queued' ? (
+          <Space direction="vertical" size={0} style={{ width: 160 }}>
+            <Badge status={STATUS_BADGE[r.status]} text={r.status_name} />
+            <Progress percent={r.progress} size="small" />
+          </Space>
+        ) : r.status === 'failed' ? (
+          <Tooltip title={r.error}>
+            <Space direction="vertical" size={0}>
+              <Badge status="error" text={r.status_name} />
+              <Typography.Text type="danger" style={{ fontSize: 12 }}>
+                {r.error}
+              </Typography.Text>
+            </Space>
+          </Tooltip>
+        ) : (
+          <Badge status={STATUS_BADGE[r.status]} text={r.status_name} />
+        ),
+    },
+    { title: '发票张数', dataIndex: 'row_count', width: 100, align: 'right' },
+    {
+      title: '文件大小',
+      dataIndex: 'file_size',
+      width: 100,
+      align: 'right',
+      render: (_, r) => fileSize(r.file_size),
+    },
+    { title: '操作人', dataIndex: 'created_by_name', width: 110 },
+    { title: '创建时间', dataIndex: 'created_at', width: 150, render: (_, r) => beijingTime(r.created_at) },
+    { title: '有效期至', dataIndex: 'expires_at', width: 150, render: (_, r) => beijingTime(r.expires_at) },
+    {
+      title: '操作',
+      valueType: 'option',
+      width: 100,
+      fixed: 'right',
+      render: (_, r) => [
+        <Button
+          key="download"
+          type="link"
+          size="small"
+          icon={<DownloadOutlined />}
+          disabled={r.status !== 'done'}
+          loading={downloading === r.record_id}
+          onClick={() => download(r)}
+        >
+          下载
+        </Button>,
+      ],
+    },
+  ];
+
+  return (
+    <ProTable<ExportRecord>
+      rowKey="record_id"
+      columns={columns}
+      search={false}
+      cardBordered
+      headerTitle="导出记录"
+      tooltip="PDF批量下载和Excel导出在后台生成，完成后可下载；文件保留7天"
+      scroll={{ x: 1100 }}
+      options={{ reload: true, density: false, setting: false }}
+      // refresh every 2 s while an export is still being built
+      polling={(rows) => (active(rows) ? 2000 : 0)}
+      pagination={{
+        defaultPageSize: PAGE_SIZES[0],
+        pageSizeOptions: PAGE_SIZES.map(String),
+        showSizeChanger: true,
+      }}
+      request={async (params) => {
+        const page = await listExports(params.current ?? 1, params.pageSize ?? PAGE_SIZES[0]);
+        return { data: page.list, total: page.total, success: true };
+      }}
+      toolBarRender={() => [
+        <Button key="back" icon={<ArrowLeftOutlined />} onClick={() => navigate(-1)}>
+          返回发票明细
+        </Button>,
+      ]}
+    />
+  );
+}

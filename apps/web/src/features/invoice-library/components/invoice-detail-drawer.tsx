@@ -1,0 +1,287 @@
+import { DownloadOutlined, MailOutlined } from '@ant-design/icons';
+import type { InvoiceDetail, InvoiceLineView } from '@kaipiao/shared/schemas/query';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  Button,
+  Descriptions,
+  Drawer,
+  Empty,
+  Result,
+  Skeleton,
+  Space,
+  Table,
+  Tag,
+  Timeline,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
+import { downloadUrl } from '../../invoice-issue/api/documents.ts';
+import { SendEmailModal } from '../../invoice-issue/components/send-email-modal.tsx';
+import { invoiceDetailQuery } from '../api.ts';
+import { beijingTime, fileSize, money2 } from '../utils.ts';
+import { DirectionTag, StatusTag } from './status-tag.tsx';
+
+const EVENT_COLORS: Record<string, string> = {
+  issued: 'green',
+  reconciled: 'green',
+  emailed: 'blue',
+  failed: 'red',
+  email_failed: 'red',
+  reddened: 'orange',
+  voided: 'gray',
+};
+
+function eventText(e: InvoiceDetail['events'][number]): string {
+  const d = e.detail as Record<string, unknown>;
+  if (e.kind === 'issued' && d.invoice_no) return `发票号码 ${d.invoice_no}`;
+  if ((e.kind === 'emailed' || e.kind === 'email_failed') && d.email) return `收件人 ${d.email}`;
+  if (e.kind === 'failed' && (d.message || d.code)) return String(d.message ?? `错误码 ${d.code}`);
+  if (e.kind === 'reddened' && d.red_invoice_no)
+    return `红字发票 ${d.red_invoice_no}，价税合计 ${d.amount_with_tax ?? ''}`;
+  if (e.kind === 'rendered' && Array.isArray(d.files))
+    return `生成 ${(d.files as { kind: string }[]).map((f) => f.kind.toUpperCase()).join('、')}`;
+  return '';
+}
+
+const lineColumns = [
+  { title: '序号', dataIndex: 'line_no', width: 56 },
+  {
+    title: '项目名称',
+    dataIndex: 'full_name',
+    render: (v: string, l: InvoiceLineView) => (
+      <Space direction="vertical" size={0}>
+        <span>{v}</span>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {l.tax_class_code}
+          {l.line_kind === 1 ? ' · 折扣行' : ''}
+        </Typography.Text>
+      </Space>
+    ),
+  },
+  { title: '规格型号', dataIndex: 'spec', width: 90, render: (v: string) => v || '—' },
+  { title: '单位', dataIndex: 'unit', width: 70, render: (v: string) => v || '—' },
+  {
+    title: '数量',
+    dataIndex: 'quantity',
+    width: 80,
+    align: 'right' as const,
+    render: (v: string | null) => v ?? '—',
+  },
+  {
+    title: '单价',
+    dataIndex: 'unit_price',
+    width: 110,
+    align: 'right' as const,
+    render: (v: string | null) => v ?? '—',
+  },
+  { title: '金额', dataIndex: 'amount', width: 110, align: 'right' as const, render: money2 },
+  { title: '税率', dataIndex: 'tax_rate_label', width: 70 },
+  { title: '税额', dataIndex: 'tax_amount', width: 100, align: 'right' as const, render: money2 },
+];
+
+function Body({ d }: { d: InvoiceDetail }) {
+  const inv = d.invoice;
+  const [mailOpen, setMailOpen] = useState(false);
+  const issued = Boolean(inv.invoice_no && inv.issued_at);
+  return (
+    <Space direction="vertical" size={20} style={{ width: '100%' }}>
+      {inv.error_message && <Alert type="error" showIcon message={`开具失败：${inv.error_message}`} />}
+      <Descriptions
+        size="small"
+        column={2}
+        bordered
+        items={[
+          { key: 'type', label: '发票种类', children: inv.invoice_type_name, span: 2 },
+          { key: 'code', label: '发票代码', children: inv.invoice_code || '—' },
+          {
+            key: 'no',
+            label: '发票号码',
+            children: inv.invoice_no ? <Typography.Text copyable>{inv.invoice_no}</Typography.Text> : '—',
+          },
+          { key: 'issued', label: '开票时间', children: beijingTime(inv.issued_at, true) },
+          {
+            key: 'status',
+            label: '状态',
+            children: (
+              <Space size={4}>
+                <DirectionTag direction={inv.direction} />
+                <StatusTag status={inv.status_key} />
+              </Space>
+            ),
+          },
+          { key: 'store', label: '门店', children: inv.store_name || '—' },
+          { key: 'serial', label: '流水号', children: inv.serial_no },
+          { key: 'check', label: '校验码', children: inv.check_code || '—' },
+          { key: 'drawer', label: '开票人', children: inv.drawer || inv.created_by_name || '—' },
+        ]}
+      />
+      <Descriptions
+        size="small"
+        column={2}
+        bordered
+        title="购买方 / 销售方"
+        items={[
+          { key: 'bn', label: '购买方名称', children: inv.buyer_name },
+          { key: 'sn', label: '销售方名称', children: inv.seller_name },
+          { key: 'bt', label: '购买方税号', children: inv.buyer_tax_code || '—' },
+          { key: 'st', label: '销售方税号', children: inv.seller_tax_code },
+          {
+            key: 'ba',
+            label: '地址电话',
+            children: [inv.buyer_address, inv.buyer_phone].filter(Boolean).join(' ') || '—',
+          },
+          {
+            key: 'sa',
+            label: '地址电话',
+            children: [inv.seller_address, inv.seller_phone].filter(Boolean).join(' ') || '—',
+          },
+          {
+            key: 'bb',
+            label: '开户行及账号',
+            children: [inv.buyer_bank_name, inv.buyer_bank_account].filter(Boolean).join(' ') || '—',
+          },
+          {
+            key: 'sb',
+            label: '开户行及账号',
+            children: [inv.seller_bank_name, inv.seller_bank_account].filter(Boolean).join(' ') || '—',
+          },
+          { key: 'em', label: '购买方邮箱', children: inv.buyer_email || '—', span: 2 },
+        ]}
+      />
+      <div>
+        <Typography.Title level={5}>项目明细</Typography.Title>
+        <Table<InvoiceLineView>
+          rowKey="line_no"
+          size="small"
+          pagination={false}
+          columns={lineColumns}
+          dataSource={d.lines}
+          scroll={{ x: 760 }}
+          summary={() => (
+            <Table.Summary.Row>
+              <Table.Summary.Cell index={0} colSpan={6}>
+                合计（价税合计 ¥{money2(inv.total_with_tax)}）
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={6} align="right">
+                {money2(inv.total_amount)}
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={7} />
+              <Table.Summary.Cell index={8} align="right">
+                {money2(inv.total_tax)}
+              </Table.Summary.Cell>
+            </Table.Summary.Row>
+          )}
+        />
+        {inv.remark && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: 8, whiteSpace: 'pre-wrap' }}>
+            备注：{inv.remark}
+          </Typography.Paragraph>
+        )}
+      </div>
+      {d.specific_business && (
+        <div>
+          <Typography.Title level={5}>特定业务：{d.specific_business.name}</Typography.Title>
+          <Typography.Paragraph code style={{ whiteSpace: 'pre-wrap' }}>
+            {JSON.stringify(d.specific_business.data, null, 2)}
+          </Typography.Paragraph>
+        </div>
+      )}
+      {d.original && (
+        <Alert
+          type="info"
+          showIcon
+          message={`本发票为红字发票，对应蓝字发票 ${d.original.invoice_code}${d.original.invoice_no ?? ''}（价税合计 ${money2(d.original.total_with_tax)}）`}
+        />
+      )}
+      {d.red && (
+        <Descriptions
+          size="small"
+          column={3}
+          bordered
+          title="红冲情况"
+          items={[
+            {
+              key: 'n',
+              label: '红字发票',
+              children: d.red.red_invoices.length ? `${d.red.red_invoices.length} 张` : '无',
+            },
+            { key: 'r', label: '已红冲价税合计', children: money2(d.red.reddened_with_tax) },
+            { key: 'left', label: '可红冲余额', children: money2(d.red.remaining_with_tax) },
+          ]}
+        />
+      )}
+      <div>
+        <Typography.Title level={5}>版式文件</Typography.Title>
+        {d.files.length === 0 ? (
+          <Typography.Text type="secondary">发票未开具成功，没有版式文件</Typography.Text>
+        ) : (
+          <Space wrap>
+            {d.files.map((f) => (
+              <Button key={f.kind} icon={<DownloadOutlined />} href={downloadUrl(inv.invoice_id, f.kind)}>
+                下载 {f.kind.toUpperCase()}
+                {f.ready && f.size !== null ? `（${fileSize(f.size)}）` : ''}
+              </Button>
+            ))}
+            {issued && (
+              <Button icon={<MailOutlined />} onClick={() => setMailOpen(true)}>
+                重发邮件
+              </Button>
+            )}
+          </Space>
+        )}
+      </div>
+      <div>
+        <Typography.Title level={5}>操作记录</Typography.Title>
+        {d.events.length === 0 ? (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无记录" />
+        ) : (
+          <Timeline
+            items={d.events.map((e) => ({
+              key: e.id,
+              color: EVENT_COLORS[e.kind] ?? 'blue',
+              children: (
+                <Space direction="vertical" size={0}>
+                  <Space size={8}>
+                    <Typography.Text strong>{e.kind_name}</Typography.Text>
+                    <Tag bordered={false}>{e.user_name}</Tag>
+                  </Space>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {beijingTime(e.created_at, true)}
+                    {eventText(e) ? ` · ${eventText(e)}` : ''}
+                  </Typography.Text>
+                </Space>
+              ),
+            }))}
+          />
+        )}
+      </div>
+      <SendEmailModal
+        open={mailOpen}
+        invoiceId={inv.invoice_id}
+        defaultEmail={inv.buyer_email}
+        onClose={() => setMailOpen(false)}
+      />
+    </Space>
+  );
+}
+
+/** The library's detail drawer (POST /v3/invoice-detail/get-invoice-detail). */
+export function InvoiceDetailDrawer({
+  invoiceId,
+  onClose,
+}: {
+  invoiceId: number | null;
+  onClose: () => void;
+}) {
+  const q = useQuery(invoiceDetailQuery(invoiceId));
+  return (
+    <Drawer title="发票详情" width={880} open={invoiceId !== null} onClose={onClose} destroyOnHidden>
+      {q.isLoading && <Skeleton active paragraph={{ rows: 12 }} />}
+      {q.isError && (
+        <Result status="warning" title="发票详情加载失败" subTitle="发票不存在或不属于当前企业" />
+      )}
+      {q.data && <Body d={q.data} />}
+    </Drawer>
+  );
+}

@@ -1,0 +1,32 @@
+import { BarChart, LineChart, PieChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import ReactEChartsCore from 'echarts-for-react/lib/core';
+import type { CSSProperties } from 'react';
+
+// ECharts with only what the statistics charts use (bar, line, pie; grid, tooltip, legend), in
+// this chunk only: nothing else imports it, so the login page and the shell stay without it.
+echarts.use([
+  BarChart,
+  LineChart,
+  PieChart,
+  GridComponent,
+  LegendComponent,
+  TooltipComponent,
+  CanvasRenderer,
+]);
+
+export type ChartOption = Record<string, unknown>;
+
+export function Chart({ option, style }: { option: ChartOption; style?: CSSProperties }) {
+  return (
+    <ReactEChartsCore
+      echarts={echarts}
+      option={option}
+      notMerge
+      lazyUpdate
+      style={{ height: 320, ...style }}
+    />
+  );
+}

@@ -1,0 +1,335 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { formatMoney } from '@kaipiao/shared/money/capital';
+import type { StatSummary } from '@kaipiao/shared/schemas/query';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Empty,
+  Row,
+  Segmented,
+  Select,
+  Space,
+  Spin,
+  Statistic,
+  Table,
+  Typography,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useSessionStore } from '../../../stores/session-store.ts';
+import { permittedStoresQuery } from '../../invoice-library/api.ts';
+import { statSummaryQuery } from '../api.ts';
+import { Chart, type ChartOption } from './echarts.tsx';
+
+type Granularity = 'day' | 'month';
+type Trend = StatSummary['trend'][number];
+
+const PRESETS: { label: string; value: [Dayjs, Dayjs] }[] = [
+  { label: '近7天', value: [dayjs().subtract(6, 'day'), dayjs()] },
+  { label: '近30天', value: [dayjs().subtract(29, 'day'), dayjs()] },
+  { label: '本月', value: [dayjs().startOf('month'), dayjs()] },
+  {
+    label: '上月',
+    value: [dayjs().subtract(1, 'month').startOf('month'), dayjs().subtract(1, 'month').endOf('month')],
+  },
+  {
+    label: '本季度',
+    value: [
+      dayjs()
+        .startOf('month')
+        .subtract(dayjs().month() % 3, 'month'),
+      dayjs(),
+    ],
+  },
+  { label: '近12个月', value: [dayjs().subtract(11, 'month').startOf('month'), dayjs()] },
+  { label: '本年', value: [dayjs().startOf('year'), dayjs()] },
+];
+
+const num = (v: string) => Number(v);
+const yuan = (v: string) => `¥${formatMoney(v)}`;
+const BLUE = '#1677ff';
+const RED = '#f5222d';
+const GREEN = '#52c41a';
+
+function trendOption(trend: Trend[]): ChartOption {
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { data: ['价税合计', '开票张数'] },
+    grid: { left: 70, right: 50, top: 40, bottom: 30 },
+    xAxis: { type: 'category', data: trend.map((t) => t.period) },
+    yAxis: [
+      { type: 'value', name: '金额（元）' },
+      { type: 'value', name: '张数', splitLine: { show: false } },
+    ],
+    series: [
+      {
+        name: '价税合计',
+        type: 'bar',
+        data: trend.map((t) => num(t.total_with_tax)),
+        itemStyle: { color: BLUE },
+      },
+      {
+        name: '开票张数',
+        type: 'line',
+        yAxisIndex: 1,
+        smooth: true,
+        data: trend.map((t) => t.count),
+        itemStyle: { color: GREEN },
+      },
+    ],
+  };
+}
+
+function kindOption(d: StatSummary): ChartOption {
+  return {
+    tooltip: { trigger: 'item', formatter: '{b}<br/>{c} 张（{d}%）' },
+    legend: { bottom: 0, type: 'scroll' },
+    series: [
+      {
+        name: '发票种类',
+        type: 'pie',
+        radius: ['40%', '68%'],
+        center: ['50%', '45%'],
+        data: d.by_kind.map((k) => ({ name: k.name, value: k.count })),
+      },
+    ],
+  };
+}
+
+function rateOption(d: StatSummary): ChartOption {
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { data: ['金额', '税额'] },
+    grid: { left: 80, right: 20, top: 40, bottom: 30 },
+    xAxis: { type: 'category', data: d.by_rate.map((r) => r.label) },
+    yAxis: { type: 'value', name: '元' },
+    series: [
+      {
+        name: '金额',
+        type: 'bar',
+        data: d.by_rate.map((r) => num(r.total_amount)),
+        itemStyle: { color: BLUE },
+      },
+      {
+        name: '税额',
+        type: 'bar',
+        data: d.by_rate.map((r) => num(r.total_tax)),
+        itemStyle: { color: '#faad14' },
+      },
+    ],
+  };
+}
+
+function storeOption(d: StatSummary): ChartOption {
+  const rows = [...d.by_store].reverse();
+  return {
+    tooltip: { trigger: 'axis' },
+    grid: { left: 110, right: 30, top: 20, bottom: 30 },
+    xAxis: { type: 'value', name: '元' },
+    yAxis: { type: 'category', data: rows.map((s) => s.store_name) },
+    series: [
+      {
+        name: '价税合计',
+        type: 'bar',
+        data: rows.map((s) => num(s.total_with_tax)),
+        itemStyle: { color: BLUE },
+      },
+    ],
+  };
+}
+
+const money = (v: string) => (
+  <Typography.Text type={v.startsWith('-') ? 'danger' : undefined}>{formatMoney(v)}</Typography.Text>
+);
+
+/** spec §2 开票统计 (/query/invoice-stat): by day or month, kind, rate, store; red invoices net out. */
+export function StatPage() {
+  const business = useSessionStore((s) => s.business);
+  const store = useSessionStore((s) => s.store);
+  const summary = store?.client_store_id === SUMMARY_STORE_ID;
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(PRESETS[1]!.value);
+  const [granularity, setGranularity] = useState<Granularity>('day');
+  const [storeIds, setStoreIds] = useState<number[]>([]);
+  const stores = useQuery({ ...permittedStoresQuery(), enabled: summary });
+  const body = useMemo(
+    () => ({
+      date_from: range[0].format('YYYY-MM-DD'),
+      date_to: range[1].format('YYYY-MM-DD'),
+      granularity,
+      store_ids: storeIds.length ? storeIds : undefined,
+    }),
+    [range, granularity, storeIds],
+  );
+  const q = useQuery(statSummaryQuery(`${business?.client_id}:${store?.client_store_id}`, body));
+  const d = q.data;
+
+  const pickRange = (v: [Dayjs, Dayjs]) => {
+    setRange(v);
+    // long ranges read better by month; the server allows day-by-day up to 366 days
+    if (v[1].diff(v[0], 'day') > 92) setGranularity('month');
+  };
+
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+      <Card variant="borderless">
+        <Space wrap size={16}>
+          <DatePicker.RangePicker
+            value={range}
+            allowClear={false}
+            presets={PRESETS}
+            disabledDate={(day) => day.isAfter(dayjs(), 'day')}
+            onChange={(v) => v?.[0] && v[1] && pickRange([v[0], v[1]])}
+          />
+          <Segmented<Granularity>
+            value={granularity}
+            onChange={setGranularity}
+            options={[
+              { label: '按日', value: 'day', disabled: range[1].diff(range[0], 'day') > 365 },
+              { label: '按月', value: 'month' },
+            ]}
+          />
+          {summary && (
+            <Select
+              mode="multiple"
+              allowClear
+              placeholder="全部有权限的门店"
+              style={{ minWidth: 240 }}
+              maxTagCount="responsive"
+              loading={stores.isLoading}
+              value={storeIds}
+              onChange={setStoreIds}
+              options={(stores.data ?? []).map((s) => ({ label: s.name, value: s.client_store_id }))}
+            />
+          )}
+          <Button icon={<ReloadOutlined />} onClick={() => q.refetch()} loading={q.isFetching}>
+            刷新
+          </Button>
+        </Space>
+        {summary && (
+          <Alert
+            style={{ marginTop: 12 }}
+            type="info"
+            showIcon
+            message="当前为全部门店数据汇总：统计您有权限的所有门店；红字发票以负数计入，与对应蓝字发票相互抵减。"
+          />
+        )}
+      </Card>
+
+      {q.isError && <Alert type="error" showIcon message="统计数据加载失败，请稍后重试" />}
+      <Spin spinning={q.isFetching && !d}>
+        {d && (
+          <Space direction="vertical" size={16} style={{ width: '100%' }}>
+            <Row gutter={[16, 16]}>
+              <Col xs={12} lg={6}>
+                <Card variant="borderless">
+                  <Statistic title="开票张数" value={d.totals.count} suffix="张" />
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    蓝字 {d.blue.count} · 红字 {d.red.count}
+                  </Typography.Text>
+                </Card>
+              </Col>
+              <Col xs={12} lg={6}>
+                <Card variant="borderless">
+                  <Statistic title="合计金额（不含税）" value={yuan(d.totals.total_amount)} />
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    红冲 {yuan(d.red.total_amount)}
+                  </Typography.Text>
+                </Card>
+              </Col>
+              <Col xs={12} lg={6}>
+                <Card variant="borderless">
+                  <Statistic title="合计税额" value={yuan(d.totals.total_tax)} />
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    红冲 {yuan(d.red.total_tax)}
+                  </Typography.Text>
+                </Card>
+              </Col>
+              <Col xs={12} lg={6}>
+                <Card variant="borderless">
+                  <Statistic
+                    title="价税合计"
+                    value={yuan(d.totals.total_with_tax)}
+                    valueStyle={{ color: BLUE }}
+                  />
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    蓝字 {yuan(d.blue.total_with_tax)} · 红字{' '}
+                    <span style={{ color: RED }}>{yuan(d.red.total_with_tax)}</span>
+                  </Typography.Text>
+                </Card>
+              </Col>
+            </Row>
+            <Card variant="borderless" title={`开票趋势（${granularity === 'day' ? '按日' : '按月'}）`}>
+              <Chart option={trendOption(d.trend)} />
+            </Card>
+            <Row gutter={[16, 16]}>
+              <Col xs={24} xl={8}>
+                <Card variant="borderless" title="发票种类（张数）">
+                  {d.by_kind.length ? <Chart option={kindOption(d)} /> : <Empty />}
+                </Card>
+              </Col>
+              <Col xs={24} xl={8}>
+                <Card variant="borderless" title="按税率（金额 / 税额）">
+                  {d.by_rate.length ? <Chart option={rateOption(d)} /> : <Empty />}
+                </Card>
+              </Col>
+              <Col xs={24} xl={8}>
+                <Card variant="borderless" title="按门店（价税合计）">
+                  {d.by_store.length ? <Chart option={storeOption(d)} /> : <Empty />}
+                </Card>
+              </Col>
+            </Row>
+            <Card variant="borderless" title="明细">
+              <Table<Trend>
+                rowKey="period"
+                size="small"
+                dataSource={[...d.trend].reverse()}
+                pagination={{
+                  defaultPageSize: 10,
+                  pageSizeOptions: ['10', '20', '30'],
+                  showSizeChanger: true,
+                }}
+                columns={[
+                  { title: granularity === 'day' ? '日期' : '月份', dataIndex: 'period', width: 120 },
+                  { title: '开票张数', dataIndex: 'count', align: 'right' },
+                  { title: '蓝字', dataIndex: 'blue_count', align: 'right' },
+                  { title: '红字', dataIndex: 'red_count', align: 'right' },
+                  { title: '合计金额', dataIndex: 'total_amount', align: 'right', render: money },
+                  { title: '合计税额', dataIndex: 'total_tax', align: 'right', render: money },
+                  { title: '价税合计', dataIndex: 'total_with_tax', align: 'right', render: money },
+                ]}
+                summary={() => (
+                  <Table.Summary.Row>
+                    <Table.Summary.Cell index={0}>合计</Table.Summary.Cell>
+                    <Table.Summary.Cell index={1} align="right">
+                      {d.totals.count}
+                    </Table.Summary.Cell>
+                    <Table.Summary.Cell index={2} align="right">
+                      {d.blue.count}
+                    </Table.Summary.Cell>
+                    <Table.Summary.Cell index={3} align="right">
+                      {d.red.count}
+                    </Table.Summary.Cell>
+                    <Table.Summary.Cell index={4} align="right">
+                      {money(d.totals.total_amount)}
+                    </Table.Summary.Cell>
+                    <Table.Summary.Cell index={5} align="right">
+                      {money(d.totals.total_tax)}
+                    </Table.Summary.Cell>
+                    <Table.Summary.Cell index={6} align="right">
+                      {money(d.totals.total_with_tax)}
+                    </Table.Summary.Cell>
+                  </Table.Summary.Row>
+                )}
+              />
+            </Card>
+          </Space>
+        )}
+      </Spin>
+    </Space>
+  );
+}
