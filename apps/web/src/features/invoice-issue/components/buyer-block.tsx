@@ -207,7 +207,7 @@ function BuyerBlockImpl({ draft, dispatch }: Props) {
         </Col>
       </Row>
       <Checkbox
-        checked={draft.send_email}
+        checked={draft.send_email && b.email.trim() !== ''}
         disabled={!b.email.trim()}
         onChange={(e) => dispatch({ type: 'field', patch: { send_email: e.target.checked } })}
       >

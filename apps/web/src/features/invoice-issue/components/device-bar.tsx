@@ -7,6 +7,7 @@ import {
 } from '@kaipiao/shared';
 import { Alert, Col, Progress, Radio, Row, Segmented, Select, Space, Tag, Typography } from 'antd';
 import { type Dispatch, memo } from 'react';
+import { preferredKind } from '../hooks/use-devices.ts';
 import type { DraftAction } from '../utils/draft.ts';
 import { sameDraftParts } from '../utils/memo.ts';
 import type { Draft } from '../utils/types.ts';
@@ -71,7 +72,7 @@ function DeviceBarImpl({ draft, dispatch, devices, loading, specific, allowSpeci
   const pick = (id: number) => {
     const next = devices.find((d) => d.device_id === id);
     const keep = next?.invoice_types.some((t) => t.code === draft.invoice_type);
-    const type = keep ? draft.invoice_type : ((next?.invoice_types[0]?.code as InvoiceType) ?? null);
+    const type = keep ? draft.invoice_type : preferredKind(next);
     dispatch({ type: 'device', device_id: id, invoice_type: type });
   };
   return (

@@ -155,7 +155,7 @@ export function InvoicePreview({ open, payload, numbers, totals, submitting, onC
         </table>
         <div className={styles.grand}>
           <span>价税合计（大写）</span>
-          <span className={styles.capital}>ⓧ {totals.capital}</span>
+          <span className={styles.capital}>⊗ {totals.capital}</span>
           <span className={styles.small}>（小写）¥{totals.totalWithTax}</span>
         </div>
         <SpecificTables payload={p} />

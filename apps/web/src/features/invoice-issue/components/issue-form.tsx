@@ -66,6 +66,7 @@ export function IssueForm(props: IssueFormProps) {
       <IssueResultPanel
         result={form.result}
         email={draft.buyer.email}
+        emailed={draft.send_email}
         libraryPath={props.libraryPath}
         onContinue={form.startNew}
       />

@@ -1,6 +1,6 @@
 import { DownloadOutlined, FileSearchOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
 import { formatMoney, INVOICE_TYPES, type IssueResult as Result } from '@kaipiao/shared';
-import { Result as AntResult, Button, Card, Descriptions, Space } from 'antd';
+import { Result as AntResult, Button, Card, Descriptions, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,9 +9,9 @@ import { SendEmailModal } from './send-email-modal.tsx';
 
 // After issuing: number, kind, amount and time, the documents, e-mail, and the way on.
 
-type Props = { result: Result; email: string; libraryPath: string; onContinue: () => void };
+type Props = { result: Result; email: string; emailed: boolean; libraryPath: string; onContinue: () => void };
 
-export function IssueResultPanel({ result, email, libraryPath, onContinue }: Props) {
+export function IssueResultPanel({ result, email, emailed, libraryPath, onContinue }: Props) {
   const navigate = useNavigate();
   const [mailing, setMailing] = useState(false);
   const kind = INVOICE_TYPES[result.invoice_type as keyof typeof INVOICE_TYPES] ?? result.invoice_type;
@@ -20,7 +20,11 @@ export function IssueResultPanel({ result, email, libraryPath, onContinue }: Pro
       <AntResult
         status="success"
         title="开票成功"
-        subTitle={result.invoice_no ? `发票号码 ${result.invoice_no}` : undefined}
+        subTitle={
+          emailed && email
+            ? `发票文件将发送至 ${email}，也可在下方下载或重新发送`
+            : '可在下方下载发票文件或发送到邮箱'
+        }
         extra={
           <Space wrap>
             <Button type="primary" icon={<PlusOutlined />} onClick={onContinue}>
@@ -47,16 +51,19 @@ export function IssueResultPanel({ result, email, libraryPath, onContinue }: Pro
         }
       >
         <Descriptions
-          column={{ xs: 1, md: 2 }}
+          column={{ xs: 1, sm: 2, md: 2, lg: 2, xl: 2, xxl: 2 }}
           bordered
           size="small"
-          style={{ maxWidth: 760, margin: '0 auto' }}
+          styles={{ label: { whiteSpace: 'nowrap', width: 96 }, content: { whiteSpace: 'nowrap' } }}
+          style={{ maxWidth: 880, margin: '0 auto' }}
         >
-          {result.invoice_code && (
+          {result.invoice_code ? (
             <Descriptions.Item label="发票代码">{result.invoice_code}</Descriptions.Item>
-          )}
+          ) : null}
           <Descriptions.Item label="发票号码">
-            <output aria-label="发票号码">{result.invoice_no}</output>
+            <Typography.Text copyable={{ text: result.invoice_no ?? '' }}>
+              <output aria-label="发票号码">{result.invoice_no}</output>
+            </Typography.Text>
           </Descriptions.Item>
           <Descriptions.Item label="发票种类">{kind}</Descriptions.Item>
           <Descriptions.Item label="价税合计">
@@ -65,7 +72,9 @@ export function IssueResultPanel({ result, email, libraryPath, onContinue }: Pro
           <Descriptions.Item label="开票时间">
             {result.issued_at ? dayjs(result.issued_at).format('YYYY-MM-DD HH:mm:ss') : '—'}
           </Descriptions.Item>
-          <Descriptions.Item label="流水号">{result.serial_no}</Descriptions.Item>
+          <Descriptions.Item label="流水号" span={2}>
+            {result.serial_no}
+          </Descriptions.Item>
         </Descriptions>
       </AntResult>
       <SendEmailModal

@@ -83,7 +83,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
     { title: '序号', width: 56, align: 'center', render: (_, r) => r.index + 1 },
     {
       title: '项目名称',
-      width: 260,
+      width: 240,
       render: (_, r) => (
         <LineNameCell line={r.line} index={r.index} dispatch={dispatch} readOnly={r.line.line_kind === 1} />
       ),
@@ -93,7 +93,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
       : ([
           {
             title: '规格型号',
-            width: 110,
+            width: 100,
             render: (_, r) => (
               <TextCell
                 label="规格型号"
@@ -108,7 +108,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
           },
           {
             title: rent ? '面积单位' : '单位',
-            width: 90,
+            width: 80,
             render: (_, r) =>
               rent && r.line.line_kind !== 1 ? (
                 <AreaUnitCell
@@ -130,7 +130,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
           },
           {
             title: rent ? '面积' : '数量',
-            width: 100,
+            width: 90,
             render: (_, r) => (
               <NumberCell
                 label={rent ? '面积' : '数量'}
@@ -144,7 +144,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
           },
           {
             title: `单价${mode}`,
-            width: 130,
+            width: 120,
             render: (_, r) => (
               <NumberCell
                 label="单价"
@@ -159,7 +159,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
         ] satisfies TableColumnsType<Row>)),
     {
       title: `金额${mode}`,
-      width: 130,
+      width: 120,
       render: (_, r) =>
         r.line.line_kind === 1 ? (
           <Typography.Text type="danger" style={{ display: 'block', textAlign: 'right' }}>
@@ -184,13 +184,13 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
     },
     {
       title: '税额',
-      width: 100,
+      width: 90,
       align: 'right',
       render: (_, r) => <TaxCell index={r.index} value={numbers[r.index]?.taxAmount ?? ''} />,
     },
     {
       title: '操作',
-      width: 150,
+      width: 130,
       fixed: 'right',
       render: (_, r) => {
         const n = r.index + 1;
@@ -247,7 +247,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
         pagination={false}
         dataSource={rows}
         columns={columns}
-        scroll={{ x: 1150 }}
+        scroll={{ x: 1126 }}
         rowClassName={(r) => (r.line.line_kind === 1 ? 'kp-discount-row' : '')}
       />
       <CellError message={linesError} />

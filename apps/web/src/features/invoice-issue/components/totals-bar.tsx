@@ -1,5 +1,4 @@
 import { formatMoney } from '@kaipiao/shared';
-import { Space } from 'antd';
 import type { Totals } from '../utils/line-math.ts';
 import { CellError, useFirstError } from './field.tsx';
 import styles from './invoice-issue.module.css';
@@ -14,32 +13,35 @@ export function TotalsBar({ totals }: { totals: Totals }) {
   ]);
   return (
     <div className={styles.totals}>
-      <Space size={32} wrap>
-        <span>
-          合计金额{' '}
+      <div className={styles.totalsRow}>
+        <span className={styles.totalsItem}>
+          合计金额
           <output aria-label="合计金额" className={styles.figure}>
             {formatMoney(totals.totalAmount, { symbol: true })}
           </output>
         </span>
-        <span>
-          合计税额{' '}
+        <span className={styles.totalsItem}>
+          合计税额
           <output aria-label="合计税额" className={styles.figure}>
             {formatMoney(totals.totalTax, { symbol: true })}
           </output>
         </span>
-        <span>
-          价税合计（大写）ⓧ{' '}
+        <span className={`${styles.totalsItem} ${styles.totalsCapital}`}>
+          价税合计（大写）
+          <span className={styles.circleX} aria-hidden>
+            ×
+          </span>
           <output aria-label="价税合计大写" className={styles.figure}>
             {totals.capital}
           </output>
         </span>
-        <span>
+        <span className={styles.totalsItem}>
           （小写）
           <output aria-label="价税合计" className={`${styles.figure} ${styles.grand}`}>
             {formatMoney(totals.totalWithTax, { symbol: true })}
           </output>
         </span>
-      </Space>
+      </div>
       <CellError message={error} />
     </div>
   );

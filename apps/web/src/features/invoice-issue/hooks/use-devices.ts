@@ -1,10 +1,17 @@
-import { dec, type InvoiceType, type TaxEquipment } from '@kaipiao/shared';
+import { dec, type InvoiceType, SPECIAL_INVOICE_TYPES, type TaxEquipment } from '@kaipiao/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type Dispatch, useCallback, useEffect, useMemo } from 'react';
 import { taxEquipmentQuery } from '../api/equipment.ts';
 import type { DraftAction } from '../utils/draft.ts';
 import type { Draft } from '../utils/types.ts';
 import type { Limits } from '../utils/validate.ts';
+
+/** The kind a device starts on: an ordinary (普票) kind when it has one — 专票 need the buyer's tax code. */
+export function preferredKind(device: TaxEquipment | undefined): InvoiceType | null {
+  const types = device?.invoice_types ?? [];
+  const ordinary = types.find((t) => !SPECIAL_INVOICE_TYPES.includes(t.code as InvoiceType));
+  return ((ordinary ?? types[0])?.code as InvoiceType) ?? null;
+}
 
 /** What the chosen device allows: 单张限额, remaining monthly quota, and whether it can issue now. */
 export function limitsOf(device: TaxEquipment | undefined): Limits {
@@ -55,7 +62,7 @@ export function useAutoDevice(
     dispatch({
       type: 'device',
       device_id: first.device_id,
-      invoice_type: (first.invoice_types[0]?.code as InvoiceType) ?? null,
+      invoice_type: preferredKind(first),
     });
   }, [devices, current, draft.invoice_type, dispatch]);
 }
