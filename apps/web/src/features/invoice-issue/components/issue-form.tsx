@@ -67,6 +67,7 @@ export function IssueForm(props: IssueFormProps) {
         result={form.result}
         email={draft.buyer.email}
         emailed={draft.send_email}
+        note={form.resultNote}
         libraryPath={props.libraryPath}
         onContinue={form.startNew}
       />

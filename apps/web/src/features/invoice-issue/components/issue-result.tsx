@@ -1,6 +1,6 @@
 import { DownloadOutlined, FileSearchOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
 import { formatMoney, INVOICE_TYPES, type IssueResult as Result } from '@kaipiao/shared';
-import { Result as AntResult, Button, Card, Descriptions, Space, Typography } from 'antd';
+import { Alert, Result as AntResult, Button, Card, Descriptions, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,14 +9,23 @@ import { SendEmailModal } from './send-email-modal.tsx';
 
 // After issuing: number, kind, amount and time, the documents, e-mail, and the way on.
 
-type Props = { result: Result; email: string; emailed: boolean; libraryPath: string; onContinue: () => void };
+type Props = {
+  result: Result;
+  email: string;
+  emailed: boolean;
+  /** why this invoice is shown instead of the edited draft */
+  note?: string;
+  libraryPath: string;
+  onContinue: () => void;
+};
 
-export function IssueResultPanel({ result, email, emailed, libraryPath, onContinue }: Props) {
+export function IssueResultPanel({ result, email, emailed, note, libraryPath, onContinue }: Props) {
   const navigate = useNavigate();
   const [mailing, setMailing] = useState(false);
   const kind = INVOICE_TYPES[result.invoice_type as keyof typeof INVOICE_TYPES] ?? result.invoice_type;
   return (
     <Card variant="borderless">
+      {note && <Alert type="warning" showIcon message={note} style={{ marginBottom: 16 }} />}
       <AntResult
         status="success"
         title="开票成功"

@@ -21,6 +21,9 @@ import { type Limits, validateDraft } from '../utils/validate.ts';
 // The single-invoice form's state: the draft, its serial number and what is known about the last
 // request sent with it (architecture.md §5), persisted in sessionStorage until the invoice exists.
 
+const EARLIER =
+  '此前用同一流水号提交的发票已开具（可能在其他窗口），以下是已开具的发票；修改后的内容未开具，如需再开请点击“继续开票”。';
+
 export type Phase = 'editing' | 'submitting' | 'checking' | 'unknown' | 'issued';
 
 const defaultCalls: IssueCalls = {
@@ -70,6 +73,8 @@ export function useIssueForm(opts: IssueFormOptions) {
   );
   const [result, setResult] = useState<IssueResult | null>(null);
   const [notice, setNotice] = useState('');
+  /** set when the invoice shown is an earlier one made under this serial, not the edited draft */
+  const [resultNote, setResultNote] = useState('');
   const [showAll, setShowAll] = useState(false);
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [serverErrors, setServerErrors] = useState<Record<string, ServerError>>({});
@@ -101,11 +106,12 @@ export function useIssueForm(opts: IssueFormOptions) {
   );
 
   const settle = useCallback(
-    (outcome: Outcome, fingerprint: string) => {
+    (outcome: Outcome, fingerprint: string, note = '') => {
       if (outcome.kind === 'issued') {
         clearDraft(storageKey);
         attempt.current = null;
         setResult(outcome.result);
+        setResultNote(note);
         setNotice('');
         setPhase('issued');
         return;
@@ -176,7 +182,7 @@ export function useIssueForm(opts: IssueFormOptions) {
           // the earlier request may have made an invoice: find out before sending another
           const polled = await pollResult(s, calls, { attempts: 1 });
           if (polled && polled.kind !== 'failed') {
-            settle(polled, last.fingerprint);
+            settle(polled, last.fingerprint, EARLIER);
             return;
           }
           if (polled?.kind === 'failed') s = newSerial();
@@ -191,7 +197,7 @@ export function useIssueForm(opts: IssueFormOptions) {
         // the serial already carries another payload (e.g. another tab): what became of it?
         const earlier = await pollResult(s, calls, { attempts: 1 });
         if (earlier?.kind === 'issued' || earlier?.kind === 'unknown') {
-          settle(earlier, fingerprint);
+          settle(earlier, fingerprint, EARLIER);
           return;
         }
         // it made no invoice: this draft goes out under a fresh serial
@@ -223,6 +229,7 @@ export function useIssueForm(opts: IssueFormOptions) {
     dispatch({ type: 'replace', draft: next });
     setSerial(s);
     setResult(null);
+    setResultNote('');
     setServerErrors({});
     setShowAll(false);
     setTouched(new Set());
@@ -272,6 +279,7 @@ export function useIssueForm(opts: IssueFormOptions) {
     startNew,
     phase,
     result,
+    resultNote,
     notice,
   };
 }

@@ -170,6 +170,20 @@ describe('draftReducer', () => {
     expect(none.rents).toHaveLength(0);
   });
 
+  it('03 keeps only the amount of a line (no spec, unit, quantity or price)', () => {
+    const d = withLines(line({ spec: 'A', unit: '项', quantity: '2', price: '53' }));
+    const next = run(d, { type: 'specific', code: '03' });
+    expect(next.lines[0]).toMatchObject({
+      spec: '',
+      unit: '',
+      quantity: '',
+      price: '',
+      amount: '106.00',
+      driver: 'amount',
+    });
+    expect(totalsOf(computeAll(next.lines, true)).totalWithTax).toBe('106.00');
+  });
+
   it('starts 04 and 09 with one row to fill', () => {
     const d = emptyDraft();
     expect(run(d, { type: 'specific', code: '04' }).transports).toHaveLength(1);

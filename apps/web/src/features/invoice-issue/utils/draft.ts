@@ -219,6 +219,16 @@ function syncRents(draft: Draft): Draft {
   return { ...draft, rents };
 }
 
+function amountsOnly(draft: Draft): DraftLine[] {
+  const numbers = computeAll(draft.lines, draft.price_includes_tax);
+  return draft.lines.map((l, i) => {
+    if (l.line_kind === 1) return l;
+    const n = numbers[i];
+    const amount = n ? (draft.price_includes_tax ? n.amountWithTax : n.amount) : l.amount;
+    return { ...l, spec: '', unit: '', quantity: '', price: '', amount, driver: 'amount' };
+  });
+}
+
 function withLines(draft: Draft, lines: DraftLine[]): Draft {
   return syncRents({ ...draft, lines: syncDiscounts(lines) });
 }
@@ -298,6 +308,8 @@ export function draftReducer(draft: Draft, action: DraftAction): Draft {
     case 'specific':
       return syncRents({
         ...draft,
+        // 03 has no 规格型号/单位/数量/单价 (domain.md §4.1): each line keeps only its amount
+        lines: action.code === '03' ? amountsOnly(draft) : draft.lines,
         specific_business_code: action.code,
         rents: action.code === '06' ? draft.rents : [],
         transports: action.code === '04' && !draft.transports.length ? [emptyTransport()] : draft.transports,
