@@ -10,6 +10,7 @@ import type { DbHandle } from './db/client.ts';
 import { bossPlugin } from './jobs/boss.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { authorityRoutes } from './modules/authority/routes.ts';
+import { batchesModule } from './modules/batches/index.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { documentsModule } from './modules/documents/index.ts';
 import { goodsRoutes } from './modules/goods/routes.ts';
@@ -75,6 +76,7 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(goodsRoutes);
   await app.register(titleRoutes);
   await app.register(invoicingModule);
+  await app.register(batchesModule);
   await app.register(documentsModule);
   await app.register(queryRoutes);
   await app.register(statsRoutes);

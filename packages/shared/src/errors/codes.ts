@@ -94,6 +94,22 @@ export const QUERY_CODE = {
   EXPORT_BUSY: 16015,
 } as const;
 
+/** Batch issuing (17000–17099). */
+export const BATCH_CODE = {
+  NOT_FOUND: 17001,
+  NO_FILE: 17002,
+  NOT_EXCEL: 17003,
+  EMPTY: 17004,
+  BAD_HEADER: 17005,
+  TOO_MANY: 17006,
+  ROWS_INVALID: 17007,
+  FILE_TOO_LARGE: 17008,
+  BAD_STATE: 17010,
+  BOOKKEEPING_EXPIRED: 17011,
+  QUOTA_INSUFFICIENT: 17012,
+  NOTHING_TO_RETRY: 17013,
+} as const;
+
 export const DEV_CODE = {
   DEV_ONLY: 19001,
 } as const;

@@ -1,0 +1,462 @@
+import {
+  BATCH_KIND_LABELS,
+  BATCH_SHEETS,
+  type BatchIssue,
+  type BlueInvoiceRequest,
+  blueInvoiceRequestSchema,
+  computeLine,
+  dec,
+  INVOICE_TYPES,
+  isDecimal,
+  PREFERENTIAL_POLICIES,
+} from '@kaipiao/shared';
+import { maxLines, validateBlue } from '../invoices/validate.ts';
+import { INVOICE_COLUMNS, LINE_COLUMNS } from './columns.ts';
+import type { SheetRow } from './parse.ts';
+import { type BatchLine, splitInvoice } from './split.ts';
+
+/** What building a batch needs to know besides the file. */
+export type BuildContext = {
+  deviceInvoiceTypes: readonly string[];
+  perInvoiceLimit: string;
+  /** kind for rows that leave 发票种类 empty */
+  defaultType: string;
+  seller: { taxCode: string; taxpayerType: 'general' | 'small' };
+  /** 税收分类编码 → short name and whether it is a summary code (absent: not in the library) */
+  taxClasses: ReadonlyMap<string, { shortName: string; isSummary: boolean }>;
+  sendEmail: boolean;
+  now?: Date;
+};
+
+/** One invoice of the file, as the requests to issue (several when it had to be split). */
+export type BuiltInvoice = {
+  sourceSerial: string;
+  sourceRow: number;
+  reasons: ('amount' | 'lines')[];
+  totalAmount: string;
+  /** requests with a placeholder serial; the real one is given once the batch has its id */
+  parts: BlueInvoiceRequest[];
+};
+
+export type BuildResult = { issues: BatchIssue[]; invoices: BuiltInvoice[] };
+
+/** Placeholder serial while validating (a batch has no id yet). */
+export const PLACEHOLDER_SERIAL = 'B000000-00000';
+
+const headerOf = (columns: typeof INVOICE_COLUMNS, key: string) =>
+  columns.find((c) => c.key === key)?.header ?? '';
+const invCol = (key: string) => headerOf(INVOICE_COLUMNS, key);
+const lineCol = (key: string) => headerOf(LINE_COLUMNS, key);
+
+const KIND_BY_TEXT = new Map<string, string>();
+for (const [code, label] of Object.entries(BATCH_KIND_LABELS)) {
+  KIND_BY_TEXT.set(code, code);
+  KIND_BY_TEXT.set(label, code);
+  KIND_BY_TEXT.set(INVOICE_TYPES[code as keyof typeof INVOICE_TYPES], code);
+}
+
+export function parseKind(text: string): string | null {
+  const t = text.replace(/\s/g, '');
+  const direct = KIND_BY_TEXT.get(t);
+  if (direct) return direct;
+  // "数电普票(82)" / "82-数电普票"
+  const code = /(?:^|\(|（)(\d{2,3})(?:\)|）|-|$)/.exec(t)?.[1];
+  return code && code in BATCH_KIND_LABELS ? code : null;
+}
+
+export function parseBuyerType(text: string): 1 | 2 | null {
+  const t = text.replace(/\s/g, '');
+  if (['企业', '2', '企业单位', '单位'].includes(t)) return 2;
+  if (['个人', '1', '个人/政府事业单位', '政府事业单位', '非企业'].includes(t)) return 1;
+  return null;
+}
+
+export function parseYesNo(text: string): boolean | null {
+  const t = text.replace(/\s/g, '').toLowerCase();
+  if (t === '' || ['是', 'y', 'yes', '1', 'true', '含税'].includes(t)) return true;
+  if (['否', 'n', 'no', '0', 'false', '不含税'].includes(t)) return false;
+  return null;
+}
+
+type ParsedRate = { rate: string; zeroRateFlag: '' | '1' | '2' | '3'; preferentialCode: string };
+
+/** "13%", "0.13", "13", 0.13 (a number cell), 免税, 不征税 → the rate and its zero-rate flags. */
+export function parseRate(text: string): ParsedRate | null {
+  const t = text.replace(/\s/g, '');
+  if (t === '免税') return { rate: '0', zeroRateFlag: '1', preferentialCode: '03' };
+  if (t === '不征税') return { rate: '0', zeroRateFlag: '2', preferentialCode: '04' };
+  const m = /^(\d+(?:\.\d+)?)(%?)$/.exec(t);
+  if (!m) return null;
+  let r = dec(m[1]!);
+  if (m[2] === '%' || r.greaterThanOrEqualTo(1)) r = r.div(100);
+  const rate = r.toFixed();
+  const known = ['0.13', '0.09', '0.06', '0.05', '0.03', '0.015', '0.01', '0.005', '0'];
+  if (!known.some((k) => dec(k).equals(r))) return null;
+  return { rate: dec(rate).isZero() ? '0' : rate, zeroRateFlag: r.isZero() ? '3' : '', preferentialCode: '' };
+}
+
+export function parsePolicy(text: string): string | null {
+  const t = text.replace(/\s/g, '');
+  if (t === '') return '';
+  const code = /^(\d{1,2})(?:-|$)/.exec(t)?.[1]?.padStart(2, '0');
+  if (code && code in PREFERENTIAL_POLICIES) return code;
+  const byName = Object.entries(PREFERENTIAL_POLICIES).find(([, name]) => name === t);
+  return byName ? byName[0] : null;
+}
+
+/** A positive decimal with at most `dp` decimals, or the problem. */
+function number(text: string, dp: number, label: string): { value: string | null; problem?: string } {
+  if (text === '') return { value: null };
+  const t = text.replace(/,/g, '');
+  if (!isDecimal(t)) return { value: null, problem: `${label}须为数字` };
+  const d = dec(t);
+  if (!d.greaterThan(0)) return { value: null, problem: `${label}须大于0` };
+  if (d.decimalPlaces() > dp) return { value: null, problem: `${label}最多${dp}位小数` };
+  if (d.greaterThanOrEqualTo('1e16')) return { value: null, problem: `${label}过大` };
+  return { value: d.toFixed() };
+}
+
+const LINE_FIELD_COLUMN: Record<string, string> = {
+  name: 'name',
+  short_name: 'short_name',
+  tax_class_code: 'tax_class_code',
+  spec: 'spec',
+  unit: 'unit',
+  quantity: 'quantity',
+  price: 'price',
+  unit_price: 'price',
+  amount: 'amount',
+  tax_amount: 'amount',
+  amount_with_tax: 'amount',
+  tax_rate: 'rate',
+  zero_rate_flag: 'rate',
+  preferential_code: 'policy',
+};
+const BUYER_FIELD_COLUMN: Record<string, string> = {
+  title_type: 'buyer_type',
+  name: 'buyer_name',
+  tax_code: 'buyer_tax_code',
+  address: 'buyer_address',
+  phone: 'buyer_phone',
+  bank_name: 'buyer_bank_name',
+  bank_account: 'buyer_bank_account',
+  email: 'buyer_email',
+  mobile: 'buyer_mobile',
+};
+const INFO_FIELD_COLUMN: Record<string, string> = {
+  remark: 'remark',
+  drawer: 'drawer',
+  payee: 'payee',
+  reviewer: 'reviewer',
+  price_includes_tax: 'price_includes_tax',
+};
+
+/** Drops the form's "第N行：" prefix: the report names the Excel row itself. */
+const stripLinePrefix = (m: string) => m.replace(/^第\d+行[：:，,]?/, '');
+
+/**
+ * Turns the file's rows into blue-invoice requests (domain.md §9 item 5): every cell parsed, every
+ * line computed with the shared money API, each invoice checked with the contract schema and the
+ * issuing service's own rules (`validateBlue`: tolerances, buyer, rates), then split by the device's
+ * per-invoice limit and the kind's line limit. Problems come back with sheet, row and column.
+ */
+export function buildBatch(
+  file: { invoices: SheetRow[]; lines: SheetRow[] },
+  ctx: BuildContext,
+): BuildResult {
+  const issues: BatchIssue[] = [];
+  const inv = (row: number, key: string, message: string) =>
+    issues.push({ sheet: BATCH_SHEETS.invoices, row, column: key ? invCol(key) : '', message });
+  const ln = (row: number, key: string, message: string) =>
+    issues.push({ sheet: BATCH_SHEETS.lines, row, column: key ? lineCol(key) : '', message });
+
+  // invoices by serial
+  const bySerial = new Map<string, SheetRow>();
+  for (const r of file.invoices) {
+    const serial = r.values.serial ?? '';
+    if (!serial) inv(r.row, 'serial', '请填写流水号');
+    else if (serial.length > 40) inv(r.row, 'serial', '流水号最多40个字符');
+    else if (bySerial.has(serial)) inv(r.row, 'serial', `流水号与第${bySerial.get(serial)!.row}行重复`);
+    else bySerial.set(serial, r);
+  }
+  // lines grouped by serial, in file order
+  const linesOf = new Map<string, SheetRow[]>();
+  for (const r of file.lines) {
+    const serial = r.values.serial ?? '';
+    if (!serial) {
+      ln(r.row, 'serial', '请填写流水号');
+      continue;
+    }
+    if (!bySerial.has(serial)) {
+      ln(r.row, 'serial', `“发票信息”表中没有流水号为“${serial}”的发票`);
+      continue;
+    }
+    const list = linesOf.get(serial);
+    if (list) list.push(r);
+    else linesOf.set(serial, [r]);
+  }
+
+  const invoices: BuiltInvoice[] = [];
+  for (const [serial, r] of bySerial) {
+    const before = issues.length;
+    const v = r.values;
+    const kindText = v.kind ?? '';
+    const invoiceType = kindText ? parseKind(kindText) : ctx.defaultType;
+    if (!invoiceType) inv(r.row, 'kind', `发票种类“${kindText}”不正确，请从下拉列表中选择`);
+    else if (!ctx.deviceInvoiceTypes.includes(invoiceType)) {
+      inv(r.row, 'kind', `所选开票设备不能开具${BATCH_KIND_LABELS[invoiceType] ?? invoiceType}`);
+    }
+    const titleType = parseBuyerType(v.buyer_type ?? '');
+    if (!titleType) inv(r.row, 'buyer_type', '购买方类型须为“企业”或“个人”');
+    const includes = parseYesNo(v.price_includes_tax ?? '');
+    if (includes === null) inv(r.row, 'price_includes_tax', '单价金额含税须填“是”或“否”');
+
+    const rows = linesOf.get(serial) ?? [];
+    if (rows.length === 0) inv(r.row, 'serial', '该发票在“商品明细”表中没有商品行');
+
+    const lines: BatchLine[] = [];
+    for (const lr of rows) {
+      const line = parseLine(lr, includes ?? true, ctx, ln);
+      if (line) lines.push(line);
+    }
+    if (!invoiceType || !titleType || includes === null) continue;
+    if (issues.length > before) {
+      // some lines are wrong: still check the buyer and the header with the lines that parsed
+      if (lines.length > 0) {
+        toRequest(r, lines, {
+          invoiceType,
+          titleType,
+          includes,
+          ctx,
+          onIssue: (path, message) => {
+            if (path[0] === 'buyer' || (path[0] === 'invoice_info' && !String(path[1]).startsWith('total'))) {
+              mapIssue(path, message, r, rows, inv, ln);
+            }
+          },
+        });
+      }
+      continue;
+    }
+
+    const request: BlueInvoiceRequest | null = toRequest(r, lines, {
+      invoiceType,
+      titleType,
+      includes,
+      ctx,
+      onIssue: (path, message) => mapIssue(path, message, r, rows, inv, ln),
+    });
+    if (!request || issues.length > before) continue;
+
+    const split = splitInvoice(lines, {
+      perInvoiceLimit: ctx.perInvoiceLimit,
+      maxLines: maxLines(invoiceType),
+      priceIncludesTax: includes,
+    });
+    if (!split.ok) {
+      ln(split.row, 'amount', split.message);
+      continue;
+    }
+    const parts: BlueInvoiceRequest[] = [];
+    if (split.parts.length === 1) parts.push(request);
+    else {
+      for (const part of split.parts) {
+        const partReq = toRequest(r, part.lines, {
+          invoiceType,
+          titleType,
+          includes,
+          ctx,
+          onIssue: (path, message) => mapIssue(path, message, r, rows, inv, ln),
+        });
+        if (partReq) parts.push(partReq);
+      }
+      if (issues.length > before) continue;
+    }
+    invoices.push({
+      sourceSerial: serial,
+      sourceRow: r.row,
+      reasons: split.reasons,
+      totalAmount: request.invoice_info.total_amount,
+      parts,
+    });
+  }
+  return { issues, invoices };
+}
+
+function parseLine(
+  lr: SheetRow,
+  includes: boolean,
+  ctx: BuildContext,
+  ln: (row: number, key: string, message: string) => void,
+): BatchLine | null {
+  const v = lr.values;
+  let ok = true;
+  const bad = (key: string, message: string) => {
+    ln(lr.row, key, message);
+    ok = false;
+  };
+  const name = v.name ?? '';
+  if (!name) bad('name', '请填写项目名称');
+  else if (name.length > 600) bad('name', '项目名称最多600个字符');
+  const code = v.tax_class_code ?? '';
+  let shortName = v.short_name ?? '';
+  if (!/^\d{19}$/.test(code)) bad('tax_class_code', '税收分类编码须为19位数字');
+  else {
+    const known = ctx.taxClasses.get(code);
+    if (known?.isSummary) bad('tax_class_code', '汇总项编码不能用于开票，请填写其下级编码');
+    else if (!shortName) {
+      if (known) shortName = known.shortName;
+      else bad('short_name', '编码库中没有该税收分类编码，请填写分类简称');
+    }
+  }
+  if (shortName.length > 120) bad('short_name', '分类简称最多120个字符');
+  const quantity = number(v.quantity ?? '', 8, '数量');
+  if (quantity.problem) bad('quantity', quantity.problem);
+  const price = number(v.price ?? '', 8, '单价');
+  if (price.problem) bad('price', price.problem);
+  const amount = number(v.amount ?? '', 2, '金额');
+  if (amount.problem) bad('amount', amount.problem);
+  if (!amount.problem && amount.value === null && (quantity.value === null || price.value === null)) {
+    bad('amount', '请填写金额，或同时填写数量和单价');
+  }
+  const rate = parseRate(v.rate ?? '');
+  if (!rate) bad('rate', v.rate ? `税率“${v.rate}”不正确，请从下拉列表中选择` : '请填写税率');
+  const policy = parsePolicy(v.policy ?? '');
+  if (policy === null) bad('policy', '优惠政策标识不正确，请从下拉列表中选择');
+  if (!ok || !rate) return null;
+
+  let computed: ReturnType<typeof computeLine>;
+  try {
+    computed = computeLine({
+      priceIncludesTax: includes,
+      taxRate: rate.rate,
+      quantity: quantity.value,
+      price: price.value,
+      amount: amount.value,
+    });
+  } catch (err) {
+    bad('amount', (err as Error).message);
+    return null;
+  }
+  if (quantity.value !== null && price.value !== null && amount.value !== null) {
+    const product = dec(includes ? computed.amountWithTax : computed.amount);
+    if (product.minus(amount.value).abs().greaterThan('0.01')) {
+      bad('amount', `金额与数量×单价（${product.toFixed(2)}）不一致`);
+      return null;
+    }
+  }
+  return {
+    row: lr.row,
+    name,
+    taxClassCode: code,
+    shortName,
+    spec: v.spec ?? '',
+    unit: v.unit ?? '',
+    quantity: computed.quantity,
+    price: price.value,
+    taxRate: rate.rate,
+    zeroRateFlag: rate.zeroRateFlag,
+    preferentialCode: policy || rate.preferentialCode,
+    computed,
+  };
+}
+
+/** The request of one invoice (or one part of a split one); schema and service rules reported via onIssue. */
+function toRequest(
+  r: SheetRow,
+  lines: readonly BatchLine[],
+  o: {
+    invoiceType: string;
+    titleType: 1 | 2;
+    includes: boolean;
+    ctx: BuildContext;
+    onIssue: (path: (string | number)[], message: string) => void;
+  },
+): BlueInvoiceRequest | null {
+  const v = r.values;
+  let amount = dec(0);
+  let tax = dec(0);
+  for (const l of lines) {
+    amount = amount.plus(l.computed.amount);
+    tax = tax.plus(l.computed.taxAmount);
+  }
+  const raw = {
+    serial_no: PLACEHOLDER_SERIAL,
+    device_id: 1,
+    invoice_type: o.invoiceType,
+    buyer: {
+      title_type: o.titleType,
+      name: v.buyer_name ?? '',
+      tax_code: (v.buyer_tax_code ?? '').toUpperCase(),
+      email: v.buyer_email ?? '',
+      mobile: v.buyer_mobile ?? '',
+      address: v.buyer_address ?? '',
+      phone: v.buyer_phone ?? '',
+      bank_name: v.buyer_bank_name ?? '',
+      bank_account: v.buyer_bank_account ?? '',
+    },
+    goods_info: lines.map((l) => ({
+      line_kind: 0,
+      goods_id: null,
+      tax_class_code: l.taxClassCode,
+      short_name: l.shortName,
+      name: l.name,
+      spec: l.spec,
+      unit: l.unit,
+      quantity: l.computed.quantity,
+      price: o.includes ? l.computed.unitPriceWithTax : l.computed.unitPrice,
+      amount: l.computed.amount,
+      tax_amount: l.computed.taxAmount,
+      amount_with_tax: l.computed.amountWithTax,
+      tax_rate: l.taxRate,
+      preferential_code: l.preferentialCode,
+      zero_rate_flag: l.zeroRateFlag,
+    })),
+    invoice_info: {
+      price_includes_tax: o.includes,
+      total_amount: amount.toFixed(2),
+      total_tax: tax.toFixed(2),
+      total_price_with_tax: amount.plus(tax).toFixed(2),
+      remark: v.remark ?? '',
+      specific_business_code: null,
+      drawer: v.drawer ?? '',
+      payee: v.payee ?? '',
+      reviewer: v.reviewer ?? '',
+    },
+    send_email: o.ctx.sendEmail,
+  };
+  const parsed = blueInvoiceRequestSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) o.onIssue(issue.path as (string | number)[], issue.message);
+    return null;
+  }
+  const { issues } = validateBlue(parsed.data, o.ctx.seller, o.ctx.now);
+  let bad = false;
+  for (const issue of issues) {
+    // the line limit is met by splitting
+    if (issue.field === 'goods_info' && /拆分/.test(issue.message)) continue;
+    o.onIssue(issue.field.split('.'), issue.message);
+    bad = true;
+  }
+  return bad ? null : parsed.data;
+}
+
+function mapIssue(
+  path: (string | number)[],
+  message: string,
+  r: SheetRow,
+  rows: readonly SheetRow[],
+  inv: (row: number, key: string, message: string) => void,
+  ln: (row: number, key: string, message: string) => void,
+) {
+  const [head, second, third] = path.map(String);
+  if (head === 'goods_info' && second !== undefined && /^\d+$/.test(second)) {
+    const lineRow = rows[Number(second)]?.row ?? r.row;
+    ln(lineRow, LINE_FIELD_COLUMN[third ?? ''] ?? '', stripLinePrefix(message));
+  } else if (head === 'buyer') {
+    inv(r.row, BUYER_FIELD_COLUMN[second ?? ''] ?? '', message);
+  } else if (head === 'invoice_info') {
+    inv(r.row, INFO_FIELD_COLUMN[second ?? ''] ?? '', message);
+  } else {
+    inv(r.row, '', message);
+  }
+}

@@ -1,0 +1,195 @@
+import multipart from '@fastify/multipart';
+import {
+  BATCH_CODE,
+  BATCH_LIMITS,
+  batchDryRunSchema,
+  batchIdBodySchema,
+  batchIdQuerySchema,
+  batchListQuerySchema,
+  batchListSchema,
+  batchProgressSchema,
+  batchRowsQuerySchema,
+  batchRowsSchema,
+  batchUploadQuerySchema,
+  CODE,
+} from '@kaipiao/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/app-error.ts';
+import { ok, reply200 } from '../../lib/envelope.ts';
+import * as repo from './repo.ts';
+import { resultWorkbook } from './result.ts';
+import * as service from './service.ts';
+import { batchTemplate } from './template.ts';
+
+/** The permission url of every batch call (spec §2 /invoice/batch). */
+export const BATCH_MENU = '/invoice/batch';
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * Who may use the batch page. Not `config.menu`: while the bookkeeping service is expired the menu
+ * marks the page gray, yet the clerk must still see the batches it paused, their results and the
+ * notice saying why (spec §1). Every call that would issue checks the service itself.
+ */
+function assertBatchAccess(req: FastifyRequest): void {
+  const access = req.access;
+  if (!access) throw new AppError(CODE.SWITCH_STORE, '');
+  const entry = access.menu.find((m) => m.url === BATCH_MENU);
+  const grayForBookkeepingOnly =
+    entry?.is_gray_from_bookkeeping === 1 && entry.is_need_pay === 0 && entry.is_new_client === 0;
+  if (!entry || (entry.is_auth !== 1 && !grayForBookkeepingOnly)) throw new AppError(CODE.FORBIDDEN);
+}
+
+/** The batch, if it belongs to the business and one of the user's stores; else 17001. */
+async function ownBatch(req: FastifyRequest, batchId: number): Promise<repo.BatchRecord> {
+  const access = req.access!;
+  const b = await repo.findBatch(req.server.db, access.clientId, batchId);
+  if (!b || (access.storeIds !== null && !access.storeIds.has(b.store_id))) {
+    throw new AppError(BATCH_CODE.NOT_FOUND);
+  }
+  return b;
+}
+
+function sendFile(
+  reply: FastifyReply,
+  body: Buffer | NodeJS.ReadableStream,
+  filename: string,
+  ascii: string,
+) {
+  return reply
+    .header('content-type', XLSX_TYPE)
+    .header(
+      'content-disposition',
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+    )
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+let templateCache: Promise<Buffer> | null = null;
+
+/** `/v3/batch-invoice/*`: template, upload with its report, dry run, start/pause/resume/cancel/retry, progress, rows, results. */
+export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
+  // only this plugin parses multipart bodies
+  await app.register(multipart, { limits: { fileSize: BATCH_LIMITS.fileMb * 1024 * 1024, files: 1 } });
+  app.addHook('preHandler', async (req) => {
+    if (req.routeOptions.url?.startsWith('/v3/batch-invoice/')) assertBatchAccess(req);
+  });
+  const kick = (batchId: number) => app.batchKick(batchId);
+
+  app.get('/v3/batch-invoice/template', async (_req, reply) => {
+    templateCache ??= batchTemplate();
+    return sendFile(reply, await templateCache, '批量开票模板.xlsx', 'batch-template.xlsx');
+  });
+
+  app.post(
+    '/v3/batch-invoice/upload',
+    {
+      config: { store: 'specific' },
+      schema: { querystring: batchUploadQuerySchema, response: reply200(batchDryRunSchema) },
+    },
+    async (req) => {
+      let file: Awaited<ReturnType<FastifyRequest['file']>>;
+      try {
+        file = await req.file();
+      } catch {
+        throw new AppError(BATCH_CODE.NO_FILE);
+      }
+      if (!file) throw new AppError(BATCH_CODE.NO_FILE);
+      let buffer: Buffer;
+      try {
+        buffer = await file.toBuffer();
+      } catch {
+        throw new AppError(BATCH_CODE.FILE_TOO_LARGE);
+      }
+      const access = req.access!;
+      const q = req.query;
+      const dryRun = await service.uploadBatch(
+        app,
+        { clientId: access.clientId, storeId: req.sid!, userId: req.session?.userId ?? null },
+        { deviceId: q.device_id, invoiceType: q.invoice_type, sendEmail: q.send_email },
+        { filename: file.filename ?? '', buffer },
+      );
+      return ok(dryRun);
+    },
+  );
+
+  app.get(
+    '/v3/batch-invoice/dry-run',
+    { schema: { querystring: batchIdQuerySchema, response: reply200(batchDryRunSchema) } },
+    async (req) => {
+      const b = await ownBatch(req, req.query.batch_id);
+      return ok(await service.dryRun(app, b.client_id, b.id));
+    },
+  );
+
+  for (const [path, action] of [
+    ['start', (clientId: number, id: number) => service.startBatch(app, clientId, id, kick)],
+    ['pause', (clientId: number, id: number) => service.pauseBatch(app, clientId, id)],
+    ['resume', (clientId: number, id: number) => service.resumeBatch(app, clientId, id, kick)],
+    ['cancel', (clientId: number, id: number) => service.cancelBatch(app, clientId, id)],
+    ['retry', (clientId: number, id: number) => service.retryFailed(app, clientId, id, kick)],
+  ] as const) {
+    app.post(
+      `/v3/batch-invoice/${path}`,
+      { schema: { body: batchIdBodySchema, response: reply200(batchProgressSchema) } },
+      async (req) => {
+        const b = await ownBatch(req, req.body.batch_id);
+        return ok(await action(b.client_id, b.id));
+      },
+    );
+  }
+
+  app.get(
+    '/v3/batch-invoice/progress',
+    { schema: { querystring: batchIdQuerySchema, response: reply200(batchProgressSchema) } },
+    async (req) => {
+      const b = await ownBatch(req, req.query.batch_id);
+      return ok(await service.batchProgress(app, b.client_id, b.id));
+    },
+  );
+
+  app.get(
+    '/v3/batch-invoice/list',
+    { schema: { querystring: batchListQuerySchema, response: reply200(batchListSchema) } },
+    async (req) => {
+      const access = req.access!;
+      const { total, rows } = await repo.listBatches(app.db, {
+        clientId: access.clientId,
+        storeIds: access.storeIds ? [...access.storeIds] : null,
+        page: req.query.page,
+        pageSize: req.query.page_size,
+      });
+      const counts = await repo.rowCountsMany(
+        app.db,
+        rows.map((r) => r.id),
+      );
+      return ok({
+        total,
+        list: rows.map((r) => repo.toProgress(r, counts.get(r.id)!, service.noticeOf(r))),
+      });
+    },
+  );
+
+  app.get(
+    '/v3/batch-invoice/rows',
+    { schema: { querystring: batchRowsQuerySchema, response: reply200(batchRowsSchema) } },
+    async (req) => {
+      const b = await ownBatch(req, req.query.batch_id);
+      const { total, rows } = await repo.listRows(app.db, {
+        batchId: b.id,
+        status: req.query.status,
+        page: req.query.page,
+        pageSize: req.query.page_size,
+      });
+      return ok({ total, list: rows.map(repo.toBatchRow) });
+    },
+  );
+
+  app.get('/v3/batch-invoice/result', { schema: { querystring: batchIdQuerySchema } }, async (req, reply) => {
+    const b = await ownBatch(req, req.query.batch_id);
+    const stream = resultWorkbook(app.db, b);
+    const name = `批量开票结果_${b.id}.xlsx`;
+    return sendFile(reply, stream, name, `batch-result-${b.id}.xlsx`);
+  });
+};

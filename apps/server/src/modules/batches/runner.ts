@@ -1,0 +1,399 @@
+import { randomInt } from 'node:crypto';
+import { blueInvoiceRequestSchema, INVOICE_CODE, type IssueResult } from '@kaipiao/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { AppError } from '../../lib/app-error.ts';
+import { issueBlue, reconcileInvoices, UNKNOWN_MESSAGE } from '../invoices/service.ts';
+
+/**
+ * The batch runner: issues the rows of running batches, in every process whose role is `worker` or
+ * `all` (architecture.md §1).
+ *
+ * Exactly once, across crashes:
+ * - A row is claimed with `UPDATE … WHERE (batch_id, seq) = (SELECT … FOR UPDATE SKIP LOCKED)`: two
+ *   lanes, or two processes, never take the same row. The claim marks it `issuing` with the runner's
+ *   key. Each runner holds a session-level advisory lock (class 727002, its key) on a connection of
+ *   its own for as long as it lives; when the process dies, PostgreSQL drops that connection and the
+ *   lock with it. The sweep finds `issuing` rows whose runner's lock is gone and puts them back to
+ *   `pending` (at start-up and every few seconds), so a killed server's rows are re-driven at once —
+ *   without waiting for a job or lease to expire.
+ * - A re-driven row goes through the issuing service with the same deterministic serial: the service
+ *   answers the invoice that serial already has, or (left `issuing` by the dead process, or
+ *   `unknown`) reconciliation asks the channel by serial and either records the number the channel
+ *   gave or retries the failed invoice on the same row. The database's unique (client_id,
+ *   serial_no) on invoices is the last word: one serial, one invoice.
+ *
+ * A batch pauses itself when its organisation's bookkeeping service has expired (spec §1: the claim
+ * takes no row then) and resumes by itself once the service is restored.
+ */
+
+/** Advisory-lock class of the runners' liveness locks (`pg_advisory_lock(727002, key)`). */
+export const LIVENESS_CLASS = 727002;
+/** Concurrent rows per batch per process. */
+export const BATCH_LANES = 4;
+/** Batches one process works on at once; more wait for the sweep. */
+export const MAX_ACTIVE_BATCHES = 2;
+
+export type ClaimedRow = {
+  batch_id: number;
+  seq: number;
+  serial_no: string;
+  request: unknown;
+  client_id: number;
+  store_id: number;
+  created_by: number | null;
+  /** the runner key the row was claimed under */
+  worker: number;
+};
+
+export type RowOutcome = {
+  status: 'issued' | 'failed';
+  invoiceId: number | null;
+  invoiceCode: string;
+  invoiceNo: string | null;
+  issuedAt: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+};
+
+function fromResult(r: IssueResult): RowOutcome {
+  if (r.status === 'issued') {
+    return {
+      status: 'issued',
+      invoiceId: r.invoice_id,
+      invoiceCode: r.invoice_code,
+      invoiceNo: r.invoice_no,
+      issuedAt: r.issued_at,
+      errorCode: null,
+      errorMessage: null,
+    };
+  }
+  return {
+    status: 'failed',
+    invoiceId: r.invoice_id,
+    invoiceCode: '',
+    invoiceNo: null,
+    issuedAt: null,
+    errorCode: r.status === 'failed' ? 'failed' : 'unknown',
+    errorMessage: r.status === 'failed' ? (r.error_message ?? '开票失败') : UNKNOWN_MESSAGE,
+  };
+}
+
+/**
+ * Issues one batch row through the single-invoice service (`issueBlue`) — the batch has no issuing
+ * path of its own. The adapter: the row's stored request, the batch's store and uploader as the
+ * actor, and the settling of an outcome left open (`issuing` after a crash, `unknown` after a time-out)
+ * by reconciling that one serial with the channel.
+ */
+export async function issueBatchRow(app: FastifyInstance, row: ClaimedRow): Promise<RowOutcome> {
+  const req = blueInvoiceRequestSchema.parse(row.request);
+  const actor = { clientId: row.client_id, storeId: row.store_id, userId: row.created_by };
+  const settle = async () => {
+    // the row is ours (claimed), so an `issuing` invoice of its serial has nobody else working on it
+    const s = await reconcileInvoices(app, {
+      clientId: row.client_id,
+      serialNo: req.serial_no,
+      staleIssuingMs: 0,
+      limit: 1,
+      userId: row.created_by,
+    });
+    return s.results[0] ?? null;
+  };
+  try {
+    let result = await issueBlue(app, actor, req);
+    if (result.status === 'issuing' || result.status === 'unknown') {
+      const settled = await settle();
+      result = settled?.status === 'failed' ? await issueBlue(app, actor, req) : (settled ?? result);
+    }
+    return fromResult(result);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const data = (err.data ?? null) as Partial<IssueResult> | null;
+    if (err.code === INVOICE_CODE.CHANNEL_TIMEOUT) {
+      const settled = await settle();
+      if (settled?.status === 'issued') return fromResult(settled);
+    }
+    return {
+      status: 'failed',
+      invoiceId: typeof data?.invoice_id === 'number' ? data.invoice_id : null,
+      invoiceCode: '',
+      invoiceNo: null,
+      issuedAt: null,
+      errorCode: String(err.code),
+      errorMessage: err.message,
+    };
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const newKey = () => randomInt(1, 2 ** 31 - 1);
+
+export type RunnerOptions = { lanes: number; sweepMs: number };
+
+export class BatchRunner {
+  private key = newKey();
+  private liveness: pg.Client | null = null;
+  private livenessPromise: Promise<number> | null = null;
+  private readonly active = new Map<number, Promise<void>>();
+  private stopped = false;
+  private started = false;
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> | null = null;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly opts: RunnerOptions,
+  ) {}
+
+  /** Sweeps now and every `sweepMs` (re-driving rows of dead runners, resuming restored batches). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.timer = setInterval(() => void this.sweep(), this.opts.sweepMs);
+    this.timer.unref();
+    void this.sweep();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.sweeping?.catch(() => undefined);
+    await Promise.allSettled([...this.active.values()]);
+    const c = this.liveness;
+    this.liveness = null;
+    if (c) await c.end().catch(() => undefined);
+  }
+
+  /** The runner's key, once its liveness lock is held (taken on first use). */
+  private async liveKey(): Promise<number> {
+    if (this.liveness) return this.key;
+    this.livenessPromise ??= (async () => {
+      const key = newKey();
+      const o = this.app.pool.options;
+      const client = new pg.Client({
+        connectionString: o.connectionString,
+        host: o.host,
+        port: o.port,
+        user: o.user,
+        password: o.password as string | undefined,
+        database: o.database,
+        application_name: 'kaipiao-batch-runner',
+      });
+      client.on('error', (err) => {
+        // the lock is gone with the connection: claim nothing more under this key
+        this.app.log.error({ err }, 'batch runner liveness connection lost');
+        if (this.liveness === client) this.liveness = null;
+      });
+      await client.connect();
+      await client.query('select pg_advisory_lock($1, $2)', [LIVENESS_CLASS, key]);
+      this.key = key;
+      this.liveness = client;
+      return key;
+    })().finally(() => {
+      this.livenessPromise = null;
+    });
+    return this.livenessPromise;
+  }
+
+  isActive(batchId: number): boolean {
+    return this.active.has(batchId);
+  }
+
+  /** Starts working on a running batch in this process (no-op when already on it or too busy). */
+  ensure(batchId: number): boolean {
+    if (this.stopped || this.active.has(batchId)) return !this.stopped;
+    if (this.active.size >= MAX_ACTIVE_BATCHES) return false;
+    const run = this.run(batchId)
+      .catch((err) => this.app.log.error({ err, batchId }, 'batch run failed'))
+      .finally(() => {
+        // a batch waiting for a slot is taken by the next sweep
+        this.active.delete(batchId);
+      });
+    this.active.set(batchId, run);
+    return true;
+  }
+
+  /** Resolves once this process has stopped working on `batchId` (or on every batch). */
+  async idle(batchId?: number): Promise<void> {
+    for (;;) {
+      const runs = batchId === undefined ? [...this.active.values()] : [this.active.get(batchId)];
+      const pending = runs.filter((r): r is Promise<void> => r !== undefined);
+      if (pending.length === 0) return;
+      await Promise.allSettled(pending);
+    }
+  }
+
+  private async run(batchId: number): Promise<void> {
+    await this.liveKey();
+    await Promise.all(Array.from({ length: this.opts.lanes }, () => this.lane(batchId)));
+    await this.settle(batchId);
+  }
+
+  private async lane(batchId: number): Promise<void> {
+    let errors = 0;
+    while (!this.stopped) {
+      if (!this.liveness) {
+        try {
+          await this.liveKey();
+        } catch (err) {
+          this.app.log.error({ err }, 'batch runner cannot take its liveness lock');
+          return;
+        }
+      }
+      const row = await this.claim(batchId);
+      if (!row) return;
+      try {
+        const outcome = await issueBatchRow(this.app, row);
+        await this.finish(row, outcome);
+        errors = 0;
+      } catch (err) {
+        // the database or the process is going away: give the row back for a later run
+        this.app.log.error({ err, batchId, seq: row.seq }, 'batch row could not be issued');
+        await this.release(row).catch(() => undefined);
+        if (++errors >= 3 || this.stopped) return;
+        await sleep(1000);
+      }
+    }
+  }
+
+  /** Takes the next pending row of a running batch whose bookkeeping service is active. */
+  private async claim(batchId: number): Promise<ClaimedRow | null> {
+    const key = this.key;
+    const res = await this.app.db.execute<Omit<ClaimedRow, 'worker'>>(sql`
+      with b as (
+        select b.id, b.client_id, b.store_id, b.created_by
+        from batches b
+        join clients c on c.id = b.client_id
+        join orgs o on o.id = c.org_id
+        where b.id = ${batchId} and b.status = 'running'
+          and (o.bookkeeping_expires_at is null or o.bookkeeping_expires_at > now())
+      ), pick as (
+        select r.batch_id, r.seq from batch_rows r
+        where r.batch_id = (select id from b) and r.status = 'pending'
+        order by r.seq
+        limit 1
+        for update skip locked
+      )
+      update batch_rows r set status = 'issuing', worker = ${key}, attempts = r.attempts + 1, updated_at = now()
+      from pick, b
+      where r.batch_id = pick.batch_id and r.seq = pick.seq
+      returning r.batch_id, r.seq, r.serial_no, r.request, b.client_id, b.store_id, b.created_by`);
+    const row = res.rows[0];
+    return row ? { ...row, worker: key } : null;
+  }
+
+  private async finish(row: ClaimedRow, o: RowOutcome): Promise<void> {
+    await this.app.db.execute(sql`
+      with inv as (
+        update invoices set source = 'batch'
+        where id = ${o.invoiceId ?? 0} and client_id = ${row.client_id} and source = 'online'
+        returning id
+      )
+      update batch_rows set status = ${o.status}, worker = null, invoice_id = ${o.invoiceId},
+        invoice_code = ${o.invoiceCode}, invoice_no = ${o.invoiceNo}, issued_at = ${o.issuedAt},
+        error_code = ${o.errorCode}, error_message = ${o.errorMessage}, updated_at = now()
+      where batch_id = ${row.batch_id} and seq = ${row.seq} and worker = ${row.worker} and status = 'issuing'`);
+  }
+
+  private async release(row: ClaimedRow): Promise<void> {
+    await this.app.db.execute(sql`
+      update batch_rows set status = 'pending', worker = null, updated_at = now()
+      where batch_id = ${row.batch_id} and seq = ${row.seq} and worker = ${row.worker} and status = 'issuing'`);
+  }
+
+  /** After the lanes stop: pause for an expired bookkeeping service, or close a finished batch. */
+  private async settle(batchId: number): Promise<void> {
+    await this.app.db.execute(sql`
+      update batches b set status = 'paused', pause_reason = 'bookkeeping', updated_at = now()
+      from clients c join orgs o on o.id = c.org_id
+      where b.id = ${batchId} and c.id = b.client_id and b.status = 'running'
+        and o.bookkeeping_expires_at is not null and o.bookkeeping_expires_at <= now()`);
+    await this.app.db.execute(sql`
+      update batches set status = 'done', finished_at = now(), updated_at = now()
+      where id = ${batchId} and status = 'running'
+        and not exists (select 1 from batch_rows where batch_id = ${batchId} and status in ('pending', 'issuing'))`);
+  }
+
+  /**
+   * Housekeeping of every process that runs batches: rows of dead runners back to the queue (or,
+   * in a cancelled batch, settled from their invoice), bookkeeping pauses and resumes, and running
+   * batches nobody in this process works on yet.
+   */
+  sweep(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.sweeping ??= this.sweepOnce()
+      .catch((err) => {
+        if (!this.stopped) this.app.log.warn({ err }, 'batch sweep failed');
+      })
+      .finally(() => {
+        this.sweeping = null;
+      });
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const db = this.app.db;
+    const me = this.liveness ? this.key : 0;
+    const stranded = await db.execute<{
+      batch_id: number;
+      seq: number;
+      worker: number;
+      batch_status: string;
+    }>(sql`
+      select r.batch_id, r.seq, r.worker, b.status as batch_status
+      from batches b
+      join batch_rows r on r.batch_id = b.id and r.status = 'issuing'
+      where (b.status in ('running', 'paused') or (b.status = 'cancelled' and b.updated_at > now() - interval '1 day'))
+        and r.worker is distinct from ${me}
+        and not exists (
+          select 1 from pg_locks l
+          where l.locktype = 'advisory' and l.classid = ${LIVENESS_CLASS}::oid and l.objsubid = 2
+            and l.objid::bigint = r.worker
+            and l.database = (select oid from pg_database where datname = current_database()))`);
+    for (const r of stranded.rows) {
+      if (r.batch_status === 'cancelled') {
+        // the batch will not run again: settle the row from the invoice its serial has, if any
+        await db.execute(sql`
+          update batch_rows r set worker = null, updated_at = now(),
+            status = case when i.status = 'issued' then 'issued' when i.id is null then 'skipped' else 'failed' end,
+            invoice_id = i.id, invoice_code = coalesce(i.invoice_code, ''), invoice_no = i.invoice_no,
+            issued_at = i.issued_at,
+            error_code = case when i.status = 'issued' then null when i.id is null then 'cancelled' else 'unknown' end,
+            error_message = case when i.status = 'issued' then null when i.id is null then '批次已取消'
+                                 else ${UNKNOWN_MESSAGE} end
+          from batch_rows r0
+          left join invoices i on i.client_id = r0.client_id and i.serial_no = r0.serial_no
+          where r.batch_id = ${r.batch_id} and r.seq = ${r.seq} and r0.batch_id = r.batch_id and r0.seq = r.seq
+            and r.status = 'issuing' and r.worker = ${r.worker}`);
+      } else {
+        await db.execute(sql`
+          update batch_rows set status = 'pending', worker = null, updated_at = now()
+          where batch_id = ${r.batch_id} and seq = ${r.seq} and status = 'issuing' and worker = ${r.worker}`);
+      }
+    }
+    if (stranded.rows.length) {
+      this.app.log.info({ rows: stranded.rows.length }, 'batch rows of a stopped runner re-queued');
+    }
+
+    // spec §1: paused while the bookkeeping service is expired, resumed once it is restored
+    await db.execute(sql`
+      update batches b set status = 'paused', pause_reason = 'bookkeeping', updated_at = now()
+      from clients c join orgs o on o.id = c.org_id
+      where c.id = b.client_id and b.status = 'running'
+        and o.bookkeeping_expires_at is not null and o.bookkeeping_expires_at <= now()`);
+    await db.execute(sql`
+      update batches b set status = 'running', pause_reason = '', updated_at = now()
+      from clients c join orgs o on o.id = c.org_id
+      where c.id = b.client_id and b.status = 'paused' and b.pause_reason = 'bookkeeping'
+        and (o.bookkeeping_expires_at is null or o.bookkeeping_expires_at > now())`);
+
+    const running = await db.execute<{ id: number }>(
+      sql`select id from batches where status = 'running' order by id limit 50`,
+    );
+    for (const b of running.rows) {
+      if (this.stopped) return;
+      this.ensure(Number(b.id));
+    }
+  }
+}

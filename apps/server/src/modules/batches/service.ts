@@ -1,0 +1,470 @@
+import { createHash } from 'node:crypto';
+import {
+  BATCH_CODE,
+  BATCH_KIND_LABELS,
+  BATCH_SHEETS,
+  type BatchDryRun,
+  type BatchIssue,
+  type BatchReport,
+  DEVICE_KINDS,
+  type DeviceKind,
+  dec,
+  INVOICE_CODE,
+  INVOICE_TYPES,
+  MSG,
+} from '@kaipiao/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { deviceStock, isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { maxLines } from '../invoices/validate.ts';
+import { buildBatch } from './build.ts';
+import { INVOICE_COLUMNS, LINE_COLUMNS } from './columns.ts';
+import { parseBatchFile } from './parse.ts';
+import * as repo from './repo.ts';
+
+export type Actor = { clientId: number; storeId: number; userId: number | null };
+
+/** Problems listed in a report (the count covers them all). */
+export const REPORT_CAP = 1000;
+
+/** `B<batch>-<invoice of the file>[-<part>]`: deterministic, so a re-run reuses it (architecture.md §5). */
+export function batchSerial(batchId: number, source: number, part: number | null): string {
+  const base = `B${String(batchId).padStart(6, '0')}-${String(source).padStart(5, '0')}`;
+  return part === null ? base : `${base}-${part}`;
+}
+
+type DeviceRow = {
+  id: number;
+  name: string;
+  kind: string;
+  status: string;
+  online: boolean;
+  locked: boolean;
+  invoice_types: string[];
+  per_invoice_limit: string;
+  monthly_quota: string | null;
+  quota_used: string;
+  bound: boolean;
+};
+
+async function loadDevice(app: FastifyInstance, clientId: number, storeId: number, deviceId: number) {
+  const month = shanghaiParts(new Date()).month;
+  const res = await app.db.execute<DeviceRow>(sql`
+    select d.id, d.name, d.kind, d.status, d.online, d.locked, d.invoice_types, d.per_invoice_limit,
+      d.monthly_quota, case when d.quota_month = ${month} then d.quota_used else 0 end as quota_used,
+      exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId}) as bound
+    from tax_devices d where d.id = ${deviceId} and d.client_id = ${clientId}`);
+  return res.rows[0] ?? null;
+}
+
+function usableDevice(d: DeviceRow | null): DeviceRow {
+  if (!d) throw new AppError(INVOICE_CODE.DEVICE_NOT_FOUND);
+  if (!d.bound) throw new AppError(INVOICE_CODE.DEVICE_NOT_BOUND);
+  if (d.status !== 'active') throw new AppError(INVOICE_CODE.DEVICE_DISABLED);
+  return d;
+}
+
+const SHEET_ORDER: Record<string, number> = { '': 0, [BATCH_SHEETS.invoices]: 1, [BATCH_SHEETS.lines]: 2 };
+const COLUMN_ORDER = new Map<string, number>(
+  [...INVOICE_COLUMNS, ...LINE_COLUMNS].map((c, i) => [c.header, i] as [string, number]),
+);
+
+function report(issues: BatchIssue[], invoices: number, lines: number): BatchReport {
+  const sorted = [...issues].sort(
+    (a, b) =>
+      (SHEET_ORDER[a.sheet] ?? 9) - (SHEET_ORDER[b.sheet] ?? 9) ||
+      a.row - b.row ||
+      (COLUMN_ORDER.get(a.column) ?? -1) - (COLUMN_ORDER.get(b.column) ?? -1),
+  );
+  return {
+    errors: sorted.slice(0, REPORT_CAP),
+    error_count: issues.length,
+    invoice_count: invoices,
+    line_count: lines,
+  };
+}
+
+const FATAL_CODE = {
+  not_excel: BATCH_CODE.NOT_EXCEL,
+  empty: BATCH_CODE.EMPTY,
+  bad_header: BATCH_CODE.BAD_HEADER,
+  too_many: BATCH_CODE.TOO_MANY,
+} as const;
+
+async function assertBookkeeping(app: FastifyInstance, clientId: number) {
+  if (await repo.bookkeepingExpired(app.db, clientId)) throw new AppError(BATCH_CODE.BOOKKEEPING_EXPIRED);
+}
+
+/**
+ * POST /v3/batch-invoice/upload: reads and validates the whole file; any problem refuses it with
+ * the report (code 17003–17007, `data` = BatchReport) and nothing is stored or issued. A clean file
+ * becomes a `ready` batch with one row per invoice to issue (after splitting); answers its dry run.
+ */
+export async function uploadBatch(
+  app: FastifyInstance,
+  actor: Actor,
+  opts: { deviceId: number; invoiceType: string; sendEmail: boolean },
+  file: { filename: string; buffer: Buffer },
+): Promise<BatchDryRun> {
+  await assertBookkeeping(app, actor.clientId);
+  const device = usableDevice(await loadDevice(app, actor.clientId, actor.storeId, opts.deviceId));
+  if (!device.invoice_types.includes(opts.invoiceType))
+    throw new AppError(INVOICE_CODE.DEVICE_TYPE_UNSUPPORTED);
+
+  const parsed = await parseBatchFile(file.filename, file.buffer);
+  if (parsed.fatal) {
+    throw new AppError(
+      FATAL_CODE[parsed.fatal.code],
+      parsed.fatal.issue.message,
+      report([parsed.fatal.issue], parsed.invoices.length, parsed.lines.length),
+    );
+  }
+
+  const codes = [
+    ...new Set(parsed.lines.map((l) => l.values.tax_class_code).filter((c) => /^\d{19}$/.test(c ?? ''))),
+  ];
+  const [classes, seller] = await Promise.all([
+    codes.length
+      ? app.db.execute<{ code: string; short_name: string; is_summary: boolean }>(sql`
+          select code, short_name, is_summary from tax_class_codes
+          where code = any(${`{${codes.join(',')}}`}::text[])`)
+      : Promise.resolve({ rows: [] }),
+    app.db.execute<{ tax_code: string; taxpayer_type: string }>(
+      sql`select tax_code, taxpayer_type from clients where id = ${actor.clientId}`,
+    ),
+  ]);
+  const built = buildBatch(parsed, {
+    deviceInvoiceTypes: device.invoice_types,
+    perInvoiceLimit: device.per_invoice_limit,
+    defaultType: opts.invoiceType,
+    seller: {
+      taxCode: seller.rows[0]?.tax_code ?? '',
+      taxpayerType: seller.rows[0]?.taxpayer_type === 'small' ? 'small' : 'general',
+    },
+    taxClasses: new Map(
+      classes.rows.map((c) => [c.code, { shortName: c.short_name, isSummary: c.is_summary }]),
+    ),
+    sendEmail: opts.sendEmail,
+  });
+  const issues = [...parsed.issues, ...built.issues];
+  if (issues.length > 0) {
+    throw new AppError(
+      BATCH_CODE.ROWS_INVALID,
+      `文件有${issues.length}处错误，未开具任何发票，请按校验报告修改后重新上传`,
+      report(issues, parsed.invoices.length, parsed.lines.length),
+    );
+  }
+
+  let amount = dec(0);
+  let tax = dec(0);
+  let invoiceCount = 0;
+  for (const inv of built.invoices) {
+    for (const p of inv.parts) {
+      amount = amount.plus(p.invoice_info.total_amount);
+      tax = tax.plus(p.invoice_info.total_tax);
+      invoiceCount++;
+    }
+  }
+  const batchId = await app.db.transaction(async (tx) => {
+    const id = await repo.insertBatch(tx, {
+      clientId: actor.clientId,
+      storeId: actor.storeId,
+      deviceId: device.id,
+      invoiceType: opts.invoiceType,
+      fileName: file.filename.slice(0, 200),
+      fileSha256: createHash('sha256').update(file.buffer).digest('hex'),
+      sendEmail: opts.sendEmail,
+      sourceCount: built.invoices.length,
+      invoiceCount,
+      lineCount: parsed.lines.length,
+      splitSources: built.invoices.filter((i) => i.parts.length > 1).length,
+      totalAmount: amount.toFixed(2),
+      totalTax: tax.toFixed(2),
+      totalWithTax: amount.plus(tax).toFixed(2),
+      createdBy: actor.userId,
+    });
+    const rows: repo.NewBatchRow[] = [];
+    built.invoices.forEach((inv, i) => {
+      inv.parts.forEach((p, k) => {
+        const serial = batchSerial(id, i + 1, inv.parts.length > 1 ? k + 1 : null);
+        const request = { ...p, serial_no: serial, device_id: device.id };
+        rows.push({
+          seq: rows.length + 1,
+          source_serial: inv.sourceSerial,
+          source_row: inv.sourceRow,
+          part_no: k + 1,
+          part_count: inv.parts.length,
+          serial_no: serial,
+          invoice_type: p.invoice_type,
+          buyer_name: p.buyer.name,
+          line_count: p.goods_info.length,
+          total_amount: p.invoice_info.total_amount,
+          total_tax: p.invoice_info.total_tax,
+          total_with_tax: p.invoice_info.total_price_with_tax,
+          request,
+        });
+      });
+    });
+    await repo.insertRows(tx, id, actor.clientId, rows);
+    return id;
+  });
+  return dryRun(app, actor.clientId, batchId);
+}
+
+/**
+ * GET /v3/batch-invoice/dry-run: count, totals, the splits, and what issuing the rows still to
+ * issue uses up of the device's monthly quota (数电) or blank stock (older kinds), read live.
+ */
+export async function dryRun(app: FastifyInstance, clientId: number, batchId: number): Promise<BatchDryRun> {
+  const b = await repo.findBatch(app.db, clientId, batchId);
+  if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
+  const device = await loadDevice(app, clientId, b.store_id, b.device_id);
+  if (!device) throw new AppError(INVOICE_CODE.DEVICE_NOT_FOUND);
+
+  const [types, splits, dup, expired] = await Promise.all([
+    app.db.execute<{ invoice_type: string; n: number; open_n: number; open_amount: string }>(sql`
+      select invoice_type, count(*)::int as n,
+        count(*) filter (where status in ('pending', 'issuing', 'failed'))::int as open_n,
+        coalesce(sum(total_amount) filter (where status in ('pending', 'issuing', 'failed')), 0)::text as open_amount
+      from batch_rows where batch_id = ${batchId} group by invoice_type order by invoice_type`),
+    app.db.execute<{
+      source_serial: string;
+      source_row: number;
+      parts: number;
+      lines: number;
+      amount: string;
+      invoice_type: string;
+    }>(sql`
+      select source_serial, min(source_row) as source_row, count(*)::int as parts, sum(line_count)::int as lines,
+        sum(total_amount)::text as amount, min(invoice_type) as invoice_type
+      from batch_rows where batch_id = ${batchId} and part_count > 1
+      group by source_serial order by min(seq) limit 200`),
+    app.db.execute<{ id: number; created_at: Date; status: BatchDryRun['status'] }>(sql`
+      select id, created_at, status from batches
+      where client_id = ${clientId} and file_sha256 = ${b.file_sha256} and id <> ${batchId} and id < ${batchId}
+      order by id desc limit 1`),
+    repo.bookkeepingExpired(app.db, clientId),
+  ]);
+
+  let quota: BatchDryRun['quota'];
+  const openAmount = types.rows.reduce((s, t) => s.plus(t.open_amount), dec(0));
+  if (isDigitalType(b.invoice_type) || device.monthly_quota !== null) {
+    const remaining =
+      device.monthly_quota === null ? null : dec(device.monthly_quota).minus(device.quota_used);
+    quota = {
+      kind: 'quota',
+      needed: openAmount.toFixed(2),
+      remaining: remaining === null ? null : (remaining.isNegative() ? dec(0) : remaining).toFixed(2),
+      enough: remaining === null || openAmount.lessThanOrEqualTo(remaining),
+      stock: [],
+    };
+  } else {
+    const stock = await deviceStock(app.db, b.device_id);
+    const rows = types.rows.map((t) => ({
+      invoice_type: t.invoice_type,
+      needed: Number(t.open_n),
+      remaining: isDigitalType(t.invoice_type) ? Number.POSITIVE_INFINITY : (stock[t.invoice_type] ?? 0),
+    }));
+    quota = {
+      kind: 'stock',
+      needed: String(rows.reduce((s, r) => s + r.needed, 0)),
+      remaining: null,
+      enough: rows.every((r) => r.needed <= r.remaining),
+      stock: rows.filter((r) => Number.isFinite(r.remaining)),
+    };
+  }
+
+  const limit = dec(device.per_invoice_limit);
+  return {
+    batch_id: b.id,
+    status: b.status,
+    file_name: b.file_name,
+    device: {
+      device_id: device.id,
+      name: device.name,
+      kind_name: DEVICE_KINDS[device.kind as DeviceKind] ?? device.kind,
+      per_invoice_limit: Number(device.per_invoice_limit).toFixed(2),
+      online: device.online,
+      locked: device.locked,
+    },
+    store_id: b.store_id,
+    source_count: b.source_count,
+    invoice_count: b.invoice_count,
+    line_count: b.line_count,
+    by_type: types.rows.map((t) => ({
+      invoice_type: t.invoice_type,
+      name: BATCH_KIND_LABELS[t.invoice_type] ?? INVOICE_TYPES[t.invoice_type as keyof typeof INVOICE_TYPES],
+      count: Number(t.n),
+      line_limit: maxLines(t.invoice_type),
+    })),
+    total_amount: Number(b.total_amount).toFixed(2),
+    total_tax: Number(b.total_tax).toFixed(2),
+    total_with_tax: Number(b.total_with_tax).toFixed(2),
+    splits: splits.rows.map((s) => {
+      const reasons: ('amount' | 'lines')[] = [];
+      if (dec(s.amount).greaterThan(limit)) reasons.push('amount');
+      if (s.lines > maxLines(s.invoice_type)) reasons.push('lines');
+      return {
+        source_serial: s.source_serial,
+        source_row: Number(s.source_row),
+        parts: s.parts,
+        reasons,
+        total_amount: Number(s.amount).toFixed(2),
+      };
+    }),
+    split_sources: b.split_sources,
+    quota,
+    send_email: b.send_email,
+    duplicate_of: dup.rows[0]
+      ? {
+          batch_id: dup.rows[0].id,
+          created_at: new Date(dup.rows[0].created_at).toISOString(),
+          status: dup.rows[0].status,
+        }
+      : null,
+    bookkeeping_active: !expired,
+    notice: expired ? MSG.GRAY_BOOKKEEPING : null,
+  };
+}
+
+/** The notice a batch shows: the bookkeeping one while that service is expired (spec §1). */
+export function noticeOf(b: { pause_reason: string; bookkeeping_expired: boolean }): string | null {
+  return b.pause_reason === 'bookkeeping' || b.bookkeeping_expired ? MSG.GRAY_BOOKKEEPING : null;
+}
+
+export async function batchProgress(app: FastifyInstance, clientId: number, batchId: number) {
+  const b = await repo.progressRow(app.db, clientId, batchId);
+  if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
+  return repo.toProgress(b, await repo.rowCounts(app.db, batchId), noticeOf(b));
+}
+
+/** The device must be able to issue now, and cover the rows left (quota or stock). */
+async function assertCanIssue(app: FastifyInstance, clientId: number, batchId: number) {
+  const dr = await dryRun(app, clientId, batchId);
+  if (!dr.device.online) throw new AppError(INVOICE_CODE.DEVICE_OFFLINE);
+  if (dr.device.locked) throw new AppError(INVOICE_CODE.DEVICE_LOCKED);
+  if (!dr.quota.enough) {
+    const detail =
+      dr.quota.kind === 'quota'
+        ? `（本批需 ${dr.quota.needed} 元，本月剩余 ${dr.quota.remaining} 元）`
+        : `（${dr.quota.stock
+            .filter((s) => s.needed > s.remaining)
+            .map(
+              (s) =>
+                `${BATCH_KIND_LABELS[s.invoice_type] ?? s.invoice_type}需 ${s.needed} 张，剩余 ${s.remaining} 张`,
+            )
+            .join('；')}）`;
+    throw new AppError(BATCH_CODE.QUOTA_INSUFFICIENT, `${MSG_QUOTA}${detail}`);
+  }
+}
+const MSG_QUOTA = '剩余发票额度或库存不足以开具本批发票';
+
+/** The state changes; `kick` hands a running batch to the runner. */
+export async function startBatch(
+  app: FastifyInstance,
+  clientId: number,
+  batchId: number,
+  kick: (id: number) => void,
+) {
+  const b = await repo.findBatch(app.db, clientId, batchId);
+  if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
+  if (b.status !== 'ready') throw new AppError(BATCH_CODE.BAD_STATE);
+  await assertBookkeeping(app, clientId);
+  await assertCanIssue(app, clientId, batchId);
+  const ok = await repo.setStatus(app.db, {
+    id: batchId,
+    clientId,
+    from: ['ready'],
+    set: sql`status = 'running', pause_reason = '', started_at = now()`,
+  });
+  if (!ok) throw new AppError(BATCH_CODE.BAD_STATE);
+  kick(batchId);
+  return batchProgress(app, clientId, batchId);
+}
+
+export async function pauseBatch(app: FastifyInstance, clientId: number, batchId: number) {
+  const b = await repo.findBatch(app.db, clientId, batchId);
+  if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
+  const ok = await repo.setStatus(app.db, {
+    id: batchId,
+    clientId,
+    from: ['running'],
+    set: sql`status = 'paused', pause_reason = 'user'`,
+  });
+  if (!ok) throw new AppError(BATCH_CODE.BAD_STATE);
+  return batchProgress(app, clientId, batchId);
+}
+
+export async function resumeBatch(
+  app: FastifyInstance,
+  clientId: number,
+  batchId: number,
+  kick: (id: number) => void,
+) {
+  const b = await repo.findBatch(app.db, clientId, batchId);
+  if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
+  if (b.status !== 'paused') throw new AppError(BATCH_CODE.BAD_STATE);
+  await assertBookkeeping(app, clientId);
+  const ok = await repo.setStatus(app.db, {
+    id: batchId,
+    clientId,
+    from: ['paused'],
+    set: sql`status = 'running', pause_reason = ''`,
+  });
+  if (!ok) throw new AppError(BATCH_CODE.BAD_STATE);
+  kick(batchId);
+  return batchProgress(app, clientId, batchId);
+}
+
+/** Cancels: rows not yet issued are skipped; rows already with the channel finish on their own. */
+export async function cancelBatch(app: FastifyInstance, clientId: number, batchId: number) {
+  const b = await repo.findBatch(app.db, clientId, batchId);
+  if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
+  const done = await app.db.transaction(async (tx) => {
+    const ok = await repo.setStatus(tx, {
+      id: batchId,
+      clientId,
+      from: ['ready', 'running', 'paused'],
+      set: sql`status = 'cancelled', pause_reason = '', finished_at = now()`,
+    });
+    if (!ok) return false;
+    await tx.execute(sql`
+      update batch_rows set status = 'skipped', error_code = 'cancelled', error_message = '批次已取消', updated_at = now()
+      where batch_id = ${batchId} and status = 'pending'`);
+    return true;
+  });
+  if (!done) throw new AppError(BATCH_CODE.BAD_STATE);
+  return batchProgress(app, clientId, batchId);
+}
+
+/** Puts the failed rows back in the queue (same serials) and runs the batch again. */
+export async function retryFailed(
+  app: FastifyInstance,
+  clientId: number,
+  batchId: number,
+  kick: (id: number) => void,
+) {
+  const b = await repo.findBatch(app.db, clientId, batchId);
+  if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
+  if (!['done', 'paused', 'running'].includes(b.status)) throw new AppError(BATCH_CODE.BAD_STATE);
+  await assertBookkeeping(app, clientId);
+  const requeued = await app.db.transaction(async (tx) => {
+    const res = await tx.execute(sql`
+      update batch_rows set status = 'pending', worker = null, error_code = null, error_message = null,
+        updated_at = now()
+      where batch_id = ${batchId} and status = 'failed'`);
+    const n = res.rowCount ?? 0;
+    if (n === 0) return 0;
+    await repo.setStatus(tx, {
+      id: batchId,
+      clientId,
+      from: ['done', 'paused', 'running'],
+      set: sql`status = 'running', pause_reason = '', finished_at = null`,
+    });
+    return n;
+  });
+  if (requeued === 0) throw new AppError(BATCH_CODE.NOTHING_TO_RETRY);
+  kick(batchId);
+  return batchProgress(app, clientId, batchId);
+}
