@@ -53,7 +53,7 @@ describe('sandbox channel controls (/v3/dev/channel/…)', () => {
       totalAmount: '100.00',
       totalWithTax: '106.00',
     });
-    const noop = async () => undefined;
+    const noop = { record: async () => undefined };
     const started = Date.now();
     expect((await channel.issue(req('S-1'), noop)).status).toBe('failed');
     expect(Date.now() - started).toBeGreaterThanOrEqual(19);
@@ -78,14 +78,16 @@ describe('sandbox channel controls (/v3/dev/channel/…)', () => {
       totalAmount: '1.00',
       totalWithTax: '1.06',
     };
-    const a = await channel.issue({ ...req, serialNo: 'R-0' }, async () => undefined);
+    const a = await channel.issue({ ...req, serialNo: 'R-0' }, { record: async () => undefined });
     await expect(
-      channel.issue(req, async () => {
-        throw new Error('caller refused');
+      channel.issue(req, {
+        record: async () => {
+          throw new Error('caller refused');
+        },
       }),
     ).rejects.toThrow('caller refused');
     expect(await channel.querySerial({ clientId, serialNo: 'R-1' })).toEqual({ state: 'not_issued' });
-    const b = await channel.issue({ ...req, serialNo: 'R-2' }, async () => undefined);
+    const b = await channel.issue({ ...req, serialNo: 'R-2' }, { record: async () => undefined });
     const seq = (o: typeof a) => BigInt((o as { invoiceNo: string }).invoiceNo);
     expect(seq(b) - seq(a)).toBe(1n);
   });

@@ -6,7 +6,7 @@ import { channelSandboxControls, taxDevices } from '../db/schema/index.ts';
 import { AppError } from '../lib/app-error.ts';
 import { ok, reply200 } from '../lib/envelope.ts';
 import { addNumberRange } from './numbers.ts';
-import { SANDBOX_FAULTS } from './sandbox.ts';
+import { SANDBOX_FAULTS, SandboxTaxChannel } from './sandbox.ts';
 
 const PUBLIC = { auth: 'public' } as const;
 const moneyText = z.string().regex(/^\d{1,16}(\.\d{1,2})?$/);
@@ -69,6 +69,10 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
     const [d] = await app.db.select().from(taxDevices).where(eq(taxDevices.id, id));
     if (!d) throw new AppError(INVOICE_CODE.DEVICE_NOT_FOUND);
     return d;
+  };
+
+  const forgetControl = (id: number) => {
+    if (app.taxChannel instanceof SandboxTaxChannel) app.taxChannel.invalidateControl(id);
   };
 
   const state = async (id: number) => {
@@ -135,6 +139,7 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
           target: channelSandboxControls.deviceId,
           set: { ...set, updatedAt: sql`now()` },
         });
+      forgetControl(d.id);
       return ok(await state(d.id));
     },
   );
@@ -150,6 +155,7 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.db
         .delete(channelSandboxControls)
         .where(eq(channelSandboxControls.deviceId, req.body.device_id));
+      forgetControl(req.body.device_id);
       return ok(await state(req.body.device_id));
     },
   );

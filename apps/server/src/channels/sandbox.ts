@@ -1,8 +1,16 @@
 import { INVOICE_CODE, messageFor } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/app-error.ts';
-import { allocateInvoiceNumbers, type DbOrTx, deviceStock, makeCheckCode, shanghaiParts } from './numbers.ts';
+import {
+  allocateInvoiceNumbers,
+  type DbOrTx,
+  DIGITAL_CHANNEL_DIGIT,
+  deviceStock,
+  isDigitalType,
+  makeCheckCode,
+  shanghaiParts,
+} from './numbers.ts';
 import type {
   ChannelFailed,
   ChannelIssueRequest,
@@ -10,7 +18,7 @@ import type {
   ChannelQueryResult,
   DeviceQuota,
   DeviceState,
-  RecordOutcome,
+  IssueRecorder,
   TaxChannel,
 } from './types.ts';
 
@@ -53,9 +61,22 @@ const refusal = (code: number): ChannelFailed => ({
  * made slow or faulty per device through `channel_sandbox_controls` (dev routes).
  */
 export class SandboxTaxChannel implements TaxChannel {
-  constructor(private readonly db: Db) {}
+  /** device → its control row, briefly cached: most issues find no control at all */
+  private readonly controls = new Map<number, { at: number; control: Control | null; faulty: boolean }>();
 
-  async issue(req: ChannelIssueRequest, record: RecordOutcome): Promise<ChannelOutcome> {
+  constructor(
+    private readonly db: Db,
+    /** how long a device's control row may be reused; the dev routes of this process invalidate it */
+    private readonly controlTtlMs = 1000,
+  ) {}
+
+  /** Forget the cached control of a device (the dev routes call this after a change). */
+  invalidateControl(deviceId: number): void {
+    this.controls.delete(deviceId);
+  }
+
+  async issue(req: ChannelIssueRequest, recorder: IssueRecorder): Promise<ChannelOutcome> {
+    const { record } = recorder;
     const control = await this.takeControl(req.deviceId);
     if (control.latencyMs > 0) await sleep(control.latencyMs);
 
@@ -75,6 +96,13 @@ export class SandboxTaxChannel implements TaxChannel {
       const outcome: ChannelOutcome = { status: 'unknown', reason: 'timeout', message: '税局响应超时' };
       await this.db.transaction((tx) => record(tx, outcome));
       return outcome;
+    }
+
+    if (control.fault === 'none' && recorder.issuedSql) {
+      const fast = await this.issueInOneStatement(req, recorder.issuedSql);
+      if (fast) return fast;
+      // nothing was issued (a refusal, no stock, the serial already known, or the invoice moved
+      // on): the transactional path below finds out which and records it
     }
 
     try {
@@ -142,6 +170,116 @@ export class SandboxTaxChannel implements TaxChannel {
   }
 
   /**
+   * The common case in one statement: the caller's guard locks the invoice, the device row checks
+   * state, kind, limit and quota and reserves the quota, the counter or stock range gives the
+   * number, the bureau's record is written and the caller's CTEs record the issued invoice. The
+   * per-device locks last for this statement only, and its commit does not wait for the WAL flush
+   * (see IssueRecorder). Null when nothing was issued.
+   */
+  private async issueInOneStatement(
+    req: ChannelIssueRequest,
+    caller: { guard: SQL; ctes: SQL },
+  ): Promise<ChannelOutcome | null> {
+    const issuedAt = new Date();
+    const { year, month } = shanghaiParts(issuedAt);
+    const yy = String(year % 100).padStart(2, '0');
+    const digital = isDigitalType(req.invoiceType);
+    const withCheck = makeCheckCode(req.invoiceType, '0', '0') !== '';
+    const alloc: SQL = digital
+      ? sql`
+        ctr as (
+          insert into channel_number_counters (device_id, series, year, client_id, last_seq)
+          select dev.id, 'digital', ${year}, ${req.clientId}, 1 from dev
+          on conflict (device_id, series, year)
+          do update set last_seq = channel_number_counters.last_seq + 1, updated_at = now()
+          returning last_seq
+        ),
+        alloc as (
+          select ''::text as invoice_code,
+            ${yy} || right('00' || dev.area_code, 2) || ${DIGITAL_CHANNEL_DIGIT} || lpad(ctr.last_seq::text, 15, '0')
+              as invoice_no
+          from dev, ctr
+        )`
+      : sql`
+        pick as (
+          select r.id, r.invoice_code, r.next_no from channel_number_ranges r, dev
+          where r.device_id = dev.id and r.invoice_type = ${req.invoiceType} and r.next_no <= r.end_no
+          order by r.id limit 1
+          for update of r
+        ),
+        took as (
+          update channel_number_ranges r set next_no = pick.next_no + 1 from pick where r.id = pick.id
+          returning pick.invoice_code, lpad(pick.next_no::text, 8, '0') as invoice_no
+        ),
+        alloc as (select invoice_code, invoice_no from took)`;
+    const res = await this.db.execute<{
+      invoice_code: string;
+      invoice_no: string;
+      check_code: string;
+      recorded: number | string;
+    }>(sql`
+      with cfg as (select set_config('synchronous_commit', 'off', true) as v),
+      guard as (${caller.guard}),
+      dev as (
+        update tax_devices d set
+          quota_used = case when d.monthly_quota is null then d.quota_used
+                            when d.quota_month = ${month} then d.quota_used + ${req.totalAmount}::numeric
+                            else ${req.totalAmount}::numeric end,
+          quota_month = case when d.monthly_quota is null then d.quota_month else ${month} end
+        from guard, cfg
+        where d.id = ${req.deviceId} and d.client_id = ${req.clientId}
+          and d.status = 'active' and d.online and not d.locked
+          and ${req.invoiceType} = any(d.invoice_types)
+          and d.per_invoice_limit >= ${req.totalAmount}::numeric
+          and (d.monthly_quota is null
+               or (case when d.quota_month = ${month} then d.quota_used else 0 end) + ${req.totalAmount}::numeric
+                  <= d.monthly_quota)
+          and not exists (select 1 from channel_sandbox_issues x
+                          where x.client_id = ${req.clientId} and x.serial_no = ${req.serialNo})
+          ${
+            digital
+              ? sql``
+              : sql`and exists (select 1 from channel_number_ranges r where r.device_id = d.id
+                      and r.invoice_type = ${req.invoiceType} and r.next_no <= r.end_no)`
+          }
+        returning d.id, d.area_code
+      ),
+      ${alloc},
+      issued as (
+        insert into channel_sandbox_issues
+          (client_id, serial_no, device_id, invoice_type, invoice_code, invoice_no, check_code, total_amount, issued_at)
+        select ${req.clientId}, ${req.serialNo}, ${req.deviceId}, ${req.invoiceType}, a.invoice_code, a.invoice_no,
+          case when ${withCheck} then (
+            select string_agg((get_byte(sha256(convert_to(a.invoice_code || ':' || a.invoice_no, 'UTF8')), i) % 10)::text,
+              '' order by i)
+            from generate_series(0, 19) i)
+          else '' end,
+          ${req.totalAmount}, ${issuedAt.toISOString()}
+        from alloc a
+        returning invoice_code, invoice_no, check_code, issued_at
+      ),
+      ${caller.ctes}
+      select issued.invoice_code, issued.invoice_no, issued.check_code, (select count(*) from recorded) as recorded
+      from issued`);
+    const row = res.rows[0];
+    if (!row) return null;
+    // durability before anyone hears of the invoice: a transaction with an id commits with a WAL
+    // flush, which covers the statement above (committed earlier without waiting for one)
+    await this.db.execute(sql`select pg_current_xact_id()`);
+    if (Number(row.recorded) !== 1) {
+      // cannot happen while the guard holds the invoice; refuse loudly rather than lose a number
+      throw new Error(`sandbox issue of ${req.serialNo} allocated ${row.invoice_no} but recorded nothing`);
+    }
+    return {
+      status: 'issued',
+      invoiceCode: row.invoice_code,
+      invoiceNo: row.invoice_no,
+      checkCode: row.check_code,
+      issuedAt,
+    };
+  }
+
+  /**
    * Checks device state, kind, per-invoice limit and monthly quota and reserves the quota, in one
    * statement that locks the device row for the rest of the transaction.
    */
@@ -190,8 +328,13 @@ export class SandboxTaxChannel implements TaxChannel {
     return INVOICE_CODE.QUOTA_EXCEEDED;
   }
 
-  /** The device's sandbox behaviour; a fault with a remaining count is consumed atomically. */
+  /**
+   * The device's sandbox behaviour. A device without a fault is read from a short cache; a fault
+   * is taken from the database every time, its remaining count consumed atomically.
+   */
   private async takeControl(deviceId: number): Promise<Control> {
+    const hit = this.controls.get(deviceId);
+    if (hit && !hit.faulty && Date.now() - hit.at < this.controlTtlMs) return hit.control ?? NO_CONTROL;
     const res = await this.db.execute<{
       latency_ms: number;
       fault: SandboxFault;
@@ -210,15 +353,19 @@ export class SandboxTaxChannel implements TaxChannel {
         (fault <> 'none' and (fault_remaining is null or exists (select 1 from claim))) as fault_applies
       from channel_sandbox_controls where device_id = ${deviceId}`);
     const c = res.rows[0];
-    if (!c) return NO_CONTROL;
-    return {
-      latencyMs: c.latency_ms,
-      fault: c.fault_applies ? c.fault : 'none',
-      faultCode: c.fault_code,
-      faultMessage: c.fault_message,
-      timeoutMs: c.timeout_ms,
-      unknownVisibleAfterS: c.unknown_visible_after_s,
-    };
+    const control: Control | null = c
+      ? {
+          latencyMs: c.latency_ms,
+          fault: c.fault_applies ? c.fault : 'none',
+          faultCode: c.fault_code,
+          faultMessage: c.fault_message,
+          timeoutMs: c.timeout_ms,
+          unknownVisibleAfterS: c.unknown_visible_after_s,
+        }
+      : null;
+    // a configured fault (even one used up) keeps the device off the cache until it is cleared
+    this.controls.set(deviceId, { at: Date.now(), control, faulty: c !== undefined && c.fault !== 'none' });
+    return control ?? NO_CONTROL;
   }
 
   async querySerial(q: { clientId: number; serialNo: string }): Promise<ChannelQueryResult> {

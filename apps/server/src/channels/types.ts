@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { DbOrTx } from './numbers.ts';
 
 /** What the issuing service sends the channel for one invoice. */
@@ -66,9 +67,26 @@ export type DeviceQuota = {
 /**
  * Records the outcome on the caller's side (the invoice row and its event) inside the channel's
  * transaction, so a number is never handed out without the invoice that carries it and an invoice
- * never becomes issued without its number (architecture.md §5).
+ * never becomes issued without its number (architecture.md §5). Throwing undoes the issue.
  */
 export type RecordOutcome = (tx: DbOrTx, outcome: ChannelOutcome) => Promise<void>;
+
+/**
+ * The caller's side of an issue. `record` always works. `issuedSql`, when given, lets a channel
+ * whose numbers live in this database (the sandbox) record an issued invoice in the very
+ * statement that allocates its number, so the per-device lock is held for one statement only:
+ * - `guard`: a SELECT returning one row, and locking it, while the invoice may still be issued;
+ * - `ctes`: data-modifying CTEs (comma-separated, no leading WITH) that read the allocated values
+ *   from the CTE `issued` (invoice_code, invoice_no, check_code, issued_at); one of them must be
+ *   named `recorded` and return a row once the invoice is recorded.
+ * The sandbox commits that statement without waiting for the WAL flush (the per-device locks are
+ * released sooner) and then forces a flush before it returns, so the caller never reports an
+ * invoice that a crash could take back.
+ */
+export type IssueRecorder = {
+  record: RecordOutcome;
+  issuedSql?: { guard: SQL; ctes: SQL };
+};
 
 /**
  * The tax channel adapter (architecture.md §1): 数电 platform, tax-control discs, hosted devices.
@@ -76,10 +94,11 @@ export type RecordOutcome = (tx: DbOrTx, outcome: ChannelOutcome) => Promise<voi
  */
 export interface TaxChannel {
   /**
-   * Issues one invoice. `record` runs inside the transaction that allocates the number (or, for a
-   * failure or an unknown result, in a transaction of its own); if it throws, nothing is issued.
+   * Issues one invoice. The outcome is recorded through `recorder` inside the transaction that
+   * allocates the number (a failure or an unknown result in a transaction of its own); if
+   * recording fails, nothing is issued and the error propagates.
    */
-  issue(req: ChannelIssueRequest, record: RecordOutcome): Promise<ChannelOutcome>;
+  issue(req: ChannelIssueRequest, recorder: IssueRecorder): Promise<ChannelOutcome>;
   /** What the channel knows about a serial (reconciliation of unknown results). */
   querySerial(q: { clientId: number; serialNo: string }): Promise<ChannelQueryResult>;
   deviceState(deviceId: number): Promise<DeviceState | null>;

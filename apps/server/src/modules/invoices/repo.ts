@@ -55,7 +55,7 @@ const RESULT_COLUMNS = sql.raw(
   'i.id, i.serial_no, i.status, i.invoice_type, i.invoice_code, i.invoice_no, i.issued_at, i.total_with_tax, i.error_message',
 );
 
-/** Everything issuing needs, in one round trip: the seller, the device, its binding and stock, and the serial's invoice. */
+/** What issuing checks, read in the statement that inserts the invoice: seller, device, binding, stock, the serial's invoice. */
 export type IssueContext = {
   seller_name: string;
   seller_tax_code: string;
@@ -77,36 +77,9 @@ export type IssueContext = {
   inv_id: number | string | null;
   inv_hash: string | null;
   inv_status: IssueResult['status'] | null;
+  /** the invoice this statement inserted, if it did */
+  new_id: number | string | null;
 };
-
-export async function loadIssueContext(
-  db: DbOrTx,
-  q: {
-    clientId: number;
-    storeId: number;
-    deviceId: number;
-    invoiceType: string;
-    serialNo: string;
-    month: string;
-  },
-): Promise<IssueContext | null> {
-  const res = await db.execute<IssueContext>(sql`
-    select c.name as seller_name, c.tax_code as seller_tax_code, c.address as seller_address,
-      c.phone as seller_phone, c.bank_name as seller_bank_name, c.bank_account as seller_bank_account,
-      c.taxpayer_type,
-      d.id as device_id, d.status as device_status, d.online, d.locked, d.invoice_types,
-      d.per_invoice_limit, d.monthly_quota,
-      case when d.quota_month = ${q.month} then d.quota_used else 0 end as quota_used,
-      exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${q.storeId}) as bound,
-      (select coalesce(sum(r.end_no - r.next_no + 1), 0) from channel_number_ranges r
-        where r.device_id = d.id and r.invoice_type = ${q.invoiceType} and r.next_no <= r.end_no) as stock,
-      i.id as inv_id, i.request_hash as inv_hash, i.status as inv_status
-    from clients c
-    left join tax_devices d on d.id = ${q.deviceId} and d.client_id = c.id
-    left join invoices i on i.client_id = c.id and i.serial_no = ${q.serialNo}
-    where c.id = ${q.clientId}`);
-  return res.rows[0] ?? null;
-}
 
 export async function findResult(
   db: DbOrTx,
@@ -127,26 +100,25 @@ export type NewInvoice = {
   requestHash: string;
   userId: number | null;
   req: BlueInvoiceRequest;
-  seller: {
-    name: string;
-    taxCode: string;
-    address: string;
-    phone: string;
-    bankName: string;
-    bankAccount: string;
-  };
   lines: StoredLine[];
   specificBusiness: Record<string, unknown> | null;
+  /** Beijing month of the quota check, 'YYYY-MM' */
+  month: string;
+  digital: boolean;
 };
 
 /**
- * Inserts the invoice (status issuing), its lines and the `created` event in one statement; nothing
- * when the serial already exists for the business (unique (client_id, serial_no)). Returns the id.
+ * One round trip: reads the business (seller), the device with its binding, quota and stock and
+ * the serial's invoice, and — when the serial is new and the device may issue this invoice —
+ * inserts the invoice (status issuing, the seller from the business row), its lines and the
+ * `created` event. `new_id` tells whether it did; otherwise the context says why (device checks
+ * are repeated in the service to name the refusal). Null when the business does not exist.
  */
-export async function insertIssuingInvoice(db: DbOrTx, n: NewInvoice): Promise<number | null> {
-  const { req, seller } = n;
+export async function insertIssuing(db: DbOrTx, n: NewInvoice): Promise<IssueContext | null> {
+  const { req } = n;
   const b = req.buyer;
   const info = req.invoice_info;
+  const amount = info.total_amount;
   const lines = n.lines.map((l) => ({
     line_no: l.lineNo,
     line_kind: l.lineKind,
@@ -168,8 +140,30 @@ export async function insertIssuingInvoice(db: DbOrTx, n: NewInvoice): Promise<n
     zero_rate_flag: l.zeroRateFlag,
   }));
   const detail = JSON.stringify({ status: 'issuing', serial_no: n.serialNo, send_email: req.send_email });
-  const res = await db.execute<{ id: number | string }>(sql`
-    with inv as (
+  const res = await db.execute<IssueContext>(sql`
+    with ctx as (
+      select c.id as client_id, c.name as seller_name, c.tax_code as seller_tax_code,
+        c.address as seller_address, c.phone as seller_phone, c.bank_name as seller_bank_name,
+        c.bank_account as seller_bank_account, c.taxpayer_type,
+        d.id as device_id, d.status as device_status, d.online, d.locked, d.invoice_types,
+        d.per_invoice_limit, d.monthly_quota,
+        case when d.quota_month = ${n.month} then d.quota_used else 0 end as quota_used,
+        exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${n.storeId}) as bound,
+        (select coalesce(sum(r.end_no - r.next_no + 1), 0) from channel_number_ranges r
+          where r.device_id = d.id and r.invoice_type = ${req.invoice_type} and r.next_no <= r.end_no) as stock,
+        i.id as inv_id, i.request_hash as inv_hash, i.status as inv_status
+      from clients c
+      left join tax_devices d on d.id = ${n.deviceId} and d.client_id = c.id
+      left join invoices i on i.client_id = c.id and i.serial_no = ${n.serialNo}
+      where c.id = ${n.clientId}
+    ), ok as (
+      select * from ctx
+      where inv_id is null and device_id is not null and bound and ${req.invoice_type} = any(invoice_types)
+        and device_status = 'active' and online and not locked
+        and per_invoice_limit >= ${amount}::numeric
+        and (monthly_quota is null or quota_used + ${amount}::numeric <= monthly_quota)
+        and (${n.digital} or stock > 0)
+    ), inv as (
       insert into invoices (
         client_id, store_id, device_id, serial_no, request_hash, source, invoice_type, direction, status,
         buyer_title_type, buyer_name, buyer_tax_code, buyer_address, buyer_phone, buyer_bank_name,
@@ -177,16 +171,19 @@ export async function insertIssuingInvoice(db: DbOrTx, n: NewInvoice): Promise<n
         seller_name, seller_tax_code, seller_address, seller_phone, seller_bank_name, seller_bank_account,
         price_includes_tax, total_amount, total_tax, total_with_tax, remark, drawer, payee, reviewer,
         specific_business_code, specific_business, created_by)
-      values (
-        ${n.clientId}, ${n.storeId}, ${n.deviceId}, ${n.serialNo}, ${n.requestHash}, 'online', ${req.invoice_type},
+      select
+        ok.client_id, ${n.storeId}, ${n.deviceId}, ${n.serialNo}, ${n.requestHash}, 'online', ${req.invoice_type},
         'blue', 'issuing',
         ${b.title_type}, ${b.name}, ${b.tax_code}, ${b.address}, ${b.phone}, ${b.bank_name},
         ${b.bank_account}, ${b.email}, ${b.mobile},
-        ${seller.name}, ${seller.taxCode}, ${seller.address}, ${seller.phone}, ${seller.bankName}, ${seller.bankAccount},
-        ${info.price_includes_tax}, ${info.total_amount}, ${info.total_tax}, ${info.total_price_with_tax},
+        ok.seller_name, ok.seller_tax_code, ok.seller_address, ok.seller_phone, ok.seller_bank_name,
+        ok.seller_bank_account,
+        ${info.price_includes_tax}, ${amount}, ${info.total_tax}, ${info.total_price_with_tax},
         ${info.remark}, ${info.drawer}, ${info.payee}, ${info.reviewer},
-        ${info.specific_business_code}, ${n.specificBusiness === null ? null : JSON.stringify(n.specificBusiness)}::jsonb,
-        ${n.userId})
+        ${info.specific_business_code},
+        ${n.specificBusiness === null ? null : JSON.stringify(n.specificBusiness)}::jsonb,
+        ${n.userId}::int
+      from ok
       on conflict (client_id, serial_no) do nothing
       returning id, client_id
     ), lines as (
@@ -204,11 +201,10 @@ export async function insertIssuingInvoice(db: DbOrTx, n: NewInvoice): Promise<n
         zero_rate_flag text)
     ), ev as (
       insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
-      select inv.id, inv.client_id, 'created', ${n.userId}, ${detail}::jsonb from inv
+      select inv.id, inv.client_id, 'created', ${n.userId}::int, ${detail}::jsonb from inv
     )
-    select id from inv`);
-  const id = res.rows[0]?.id;
-  return id === undefined ? null : Number(id);
+    select ctx.*, (select id from inv) as new_id from ctx`);
+  return res.rows[0] ?? null;
 }
 
 /**

@@ -1,7 +1,8 @@
-import { CODE, INVOICE_CODE, SESSION_CODE } from '@kaipiao/shared';
+import { buildInvoiceQr, CODE, INVOICE_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
+import { allocateInvoiceNumbers, makeCheckCode } from '../../channels/numbers.ts';
 import { invoiceEvents, invoiceLines, invoices } from '../../db/schema/index.ts';
 import { drainInvoiceHooks, type InvoiceIssuedHook, onInvoiceIssued } from './hooks.ts';
 import { BUYER_TAX_CODE, type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
@@ -73,6 +74,23 @@ describe('POST /v3/online-invoicing/blue', () => {
       totalAmount: body.invoice_info.total_amount,
     });
     expect(row!.qrString).toMatch(new RegExp(`^01,32,,${r.invoice_no},1360\\.00,\\d{8},,[0-9A-F]{4}$`));
+    // the SQL that records the issue builds the same QR text as the shared code
+    expect(row!.qrString).toBe(
+      buildInvoiceQr({
+        typeCode: '32',
+        invoiceNo: r.invoice_no,
+        amount: '1360.00',
+        issueDate: row!.issuedAt!,
+      }),
+    );
+    // the seeding helper continues the same per-device sequence
+    const [next] = await allocateInvoiceNumbers(t.db, {
+      deviceId: ids.digital,
+      invoiceType: '82',
+      count: 1,
+      issuedAt: new Date(),
+    });
+    expect(BigInt(next!.invoiceNo) - BigInt(r.invoice_no)).toBe(1n);
     const lines = await t.db.select().from(invoiceLines).where(eq(invoiceLines.invoiceId, r.invoice_id));
     expect(lines).toHaveLength(2);
     expect(lines.find((l) => l.lineNo === 1)).toMatchObject({
@@ -93,6 +111,17 @@ describe('POST /v3/online-invoicing/blue', () => {
     expect(res.json.data.invoice_no).toMatch(/^\d{8}$/);
     const [row] = await rowOf(res.json.data.serial_no);
     expect(row!.checkCode).toMatch(/^\d{20}$/);
+    expect(row!.checkCode).toBe(makeCheckCode('026', res.json.data.invoice_code, res.json.data.invoice_no));
+    expect(row!.qrString).toBe(
+      buildInvoiceQr({
+        typeCode: '10',
+        invoiceCode: res.json.data.invoice_code,
+        invoiceNo: res.json.data.invoice_no,
+        amount: '1000.00',
+        issueDate: row!.issuedAt!,
+        checkCode: row!.checkCode,
+      }),
+    );
     expect(
       row!.qrString.startsWith(`01,10,${res.json.data.invoice_code},${res.json.data.invoice_no},1000.00,`),
     ).toBe(true);

@@ -11,19 +11,37 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
-import type { ChannelOutcome, RecordOutcome } from '../../channels/types.ts';
+import type { ChannelOutcome, IssueRecorder, RecordOutcome } from '../../channels/types.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 import { runInvoiceIssuedHooks } from './hooks.ts';
 import {
   findResult,
   type IssueContext,
-  insertIssuingInvoice,
-  loadIssueContext,
+  insertIssuing,
   requestHash,
   toIssueResult,
   transition,
 } from './repo.ts';
 import { validateBlue } from './validate.ts';
+
+/** Tax code and taxpayer type per business: what validation needs, stable enough to cache briefly. */
+const sellers = new TtlCache<{ taxCode: string; taxpayerType: 'general' | 'small' }>(30_000);
+
+async function sellerFacts(app: FastifyInstance, clientId: number) {
+  const key = String(clientId);
+  let hit = sellers.get(key);
+  if (!hit) {
+    const res = await app.db.execute<{ tax_code: string; taxpayer_type: string }>(
+      sql`select tax_code, taxpayer_type from clients where id = ${clientId}`,
+    );
+    const row = res.rows[0];
+    if (!row) throw new AppError(CODE.NOT_FOUND);
+    hit = { taxCode: row.tax_code, taxpayerType: row.taxpayer_type === 'small' ? 'small' : 'general' };
+    sellers.set(key, hit);
+  }
+  return hit;
+}
 
 export type Actor = { clientId: number; storeId: number; userId: number | null };
 
@@ -112,66 +130,42 @@ export async function issueBlue(
   req: BlueInvoiceRequest,
 ): Promise<IssueResult> {
   const hash = requestHash(req);
-  const ctx = await loadIssueContext(app.db, {
+  const seller = await sellerFacts(app, actor.clientId);
+  const { issues, lines } = validateBlue(req, seller);
+  if (issues.length > 0) throw new AppError(CODE.VALIDATION, issues[0]!.message, { errors: issues });
+
+  const code = req.invoice_info.specific_business_code;
+  const specificBusiness: Record<string, unknown> = {};
+  if (code === '03') specificBusiness.building_service = req.building_service;
+  if (code === '04') specificBusiness.goods_transport = req.goods_transport;
+  if (code === '06') specificBusiness.real_static_rent = req.real_static_rent;
+  if (code === '09') specificBusiness.passenger_transport = req.passenger_transport;
+  if (req.hotel_stay) specificBusiness.hotel_stay = req.hotel_stay;
+  const ctx = await insertIssuing(app.db, {
     clientId: actor.clientId,
     storeId: actor.storeId,
     deviceId: req.device_id,
-    invoiceType: req.invoice_type,
     serialNo: req.serial_no,
+    requestHash: hash,
+    userId: actor.userId,
+    req,
+    lines,
+    specificBusiness: Object.keys(specificBusiness).length > 0 ? specificBusiness : null,
     month: shanghaiParts(new Date()).month,
+    digital: isDigitalType(req.invoice_type),
   });
   if (!ctx) throw new AppError(CODE.NOT_FOUND);
 
-  let invoiceId: number | null = null;
-  if (ctx.inv_id !== null) {
+  let invoiceId: number;
+  if (ctx.new_id !== null) {
+    invoiceId = Number(ctx.new_id);
+  } else if (ctx.inv_id !== null) {
+    // the serial is known: the same request answers its result, a failed one is tried again
     if (ctx.inv_hash !== hash) throw new AppError(INVOICE_CODE.SERIAL_CONFLICT);
-    if (ctx.inv_status !== 'failed') return answer(await current(app, actor.clientId, Number(ctx.inv_id)));
     invoiceId = Number(ctx.inv_id);
-  }
-
-  const { issues, lines } = validateBlue(req, {
-    taxCode: ctx.seller_tax_code,
-    taxpayerType: ctx.taxpayer_type === 'small' ? 'small' : 'general',
-  });
-  if (issues.length > 0) throw new AppError(CODE.VALIDATION, issues[0]!.message, { errors: issues });
-  checkDevice(ctx, req);
-
-  if (invoiceId === null) {
-    const code = req.invoice_info.specific_business_code;
-    const specificBusiness: Record<string, unknown> = {};
-    if (code === '03') specificBusiness.building_service = req.building_service;
-    if (code === '04') specificBusiness.goods_transport = req.goods_transport;
-    if (code === '06') specificBusiness.real_static_rent = req.real_static_rent;
-    if (code === '09') specificBusiness.passenger_transport = req.passenger_transport;
-    if (req.hotel_stay) specificBusiness.hotel_stay = req.hotel_stay;
-    invoiceId = await insertIssuingInvoice(app.db, {
-      clientId: actor.clientId,
-      storeId: actor.storeId,
-      deviceId: req.device_id,
-      serialNo: req.serial_no,
-      requestHash: hash,
-      userId: actor.userId,
-      req,
-      seller: {
-        name: ctx.seller_name,
-        taxCode: ctx.seller_tax_code,
-        address: ctx.seller_address,
-        phone: ctx.seller_phone,
-        bankName: ctx.seller_bank_name,
-        bankAccount: ctx.seller_bank_account,
-      },
-      lines,
-      specificBusiness: Object.keys(specificBusiness).length > 0 ? specificBusiness : null,
-    });
-    if (invoiceId === null) {
-      // a concurrent request with the same serial inserted first
-      const other = await findResult(app.db, { clientId: actor.clientId, serialNo: req.serial_no });
-      if (!other) throw new AppError(CODE.INTERNAL);
-      if (other.request_hash !== hash) throw new AppError(INVOICE_CODE.SERIAL_CONFLICT);
-      return answer(toIssueResult(other));
-    }
-  } else {
-    // retry of a failed invoice: claim it, so that two retries do not both go to the channel
+    if (ctx.inv_status !== 'failed') return answer(await current(app, actor.clientId, invoiceId));
+    checkDevice(ctx, req);
+    // claim it, so that two retries do not both go to the channel
     const claimed = await transition(app.db, {
       id: invoiceId,
       from: ['failed'],
@@ -181,6 +175,13 @@ export async function issueBlue(
       detail: { retry: true, send_email: req.send_email },
     });
     if (!claimed) return answer(await current(app, actor.clientId, invoiceId));
+  } else {
+    // not inserted: the device refused, or a concurrent request with this serial got in first
+    checkDevice(ctx, req);
+    const other = await findResult(app.db, { clientId: actor.clientId, serialNo: req.serial_no });
+    if (!other) throw new AppError(CODE.INTERNAL);
+    if (other.request_hash !== hash) throw new AppError(INVOICE_CODE.SERIAL_CONFLICT);
+    return answer(toIssueResult(other));
   }
 
   const outcome = await callChannel(app, {
@@ -193,9 +194,23 @@ export async function issueBlue(
     totalAmount: req.invoice_info.total_amount,
     totalWithTax: req.invoice_info.total_price_with_tax,
   });
-  const result = await current(app, actor.clientId, invoiceId);
-  if (result.status === 'issued' && outcome?.status === 'issued') {
+  let result: IssueResult;
+  if (outcome?.status === 'issued') {
+    // recorded with the number (and its QR) in the channel's statement; nothing to read back
+    result = {
+      invoice_id: invoiceId,
+      serial_no: req.serial_no,
+      status: 'issued',
+      invoice_type: req.invoice_type,
+      invoice_code: outcome.invoiceCode,
+      invoice_no: outcome.invoiceNo,
+      issued_at: outcome.issuedAt.toISOString(),
+      total_price_with_tax: req.invoice_info.total_price_with_tax,
+      error_message: null,
+    };
     runInvoiceIssuedHooks(app, invoiceId, { sendEmail: req.send_email && Boolean(req.buyer.email) });
+  } else {
+    result = await current(app, actor.clientId, invoiceId);
   }
   const failure =
     outcome?.status === 'failed'
@@ -264,6 +279,32 @@ async function callChannel(app: FastifyInstance, c: ChannelCall): Promise<Channe
     }
     if (!ok) throw new InvoiceMoved();
   };
+  const digital = isDigitalType(c.invoiceType);
+  const qrType = qrTypeCodeFor(c.invoiceType) ?? '';
+  const recorder: IssueRecorder = {
+    record,
+    issuedSql: {
+      guard: sql`select id from invoices where id = ${c.id} and status = 'issuing' for update`,
+      ctes: sql`
+        recorded as (
+          update invoices i set status = 'issued', invoice_code = issued.invoice_code,
+            invoice_no = issued.invoice_no, check_code = issued.check_code, issued_at = issued.issued_at,
+            qr_string = kp_invoice_qr(${qrType}, case when ${digital} then '' else issued.invoice_code end,
+              issued.invoice_no, case when ${digital} then i.total_with_tax else i.total_amount end,
+              issued.issued_at, case when ${digital} then '' else issued.check_code end),
+            error_code = null, error_message = null, updated_at = now()
+          from issued
+          where i.id = ${c.id} and i.status = 'issuing'
+          returning i.id, i.client_id, issued.invoice_code, issued.invoice_no
+        ),
+        issued_event as (
+          insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
+          select id, client_id, 'issued', ${c.userId}::int,
+            jsonb_build_object('invoice_code', invoice_code, 'invoice_no', invoice_no)
+          from recorded
+        )`,
+    },
+  };
   try {
     return await app.taxChannel.issue(
       {
@@ -274,7 +315,7 @@ async function callChannel(app: FastifyInstance, c: ChannelCall): Promise<Channe
         totalAmount: c.totalAmount,
         totalWithTax: c.totalWithTax,
       },
-      record,
+      recorder,
     );
   } catch (err) {
     if (err instanceof InvoiceMoved) return null;

@@ -1,0 +1,317 @@
+/**
+ * Benchmark (issue 3): the issue API (POST /v3/online-invoicing/blue, unique serial per request,
+ * sandbox channel latency 0) against a bare Fastify route that parses the same JSON body and does
+ * one INSERT into the same database, measured in the same run. Prints requests/s and the ratio
+ * (target ≥ 40%). Run with `npm run bench` (or `npx tsx bench/issue-api.ts`); DATABASE_URL points
+ * it at an existing PostgreSQL server (it creates and drops its own database there).
+ *
+ * The servers share this process; the load comes from autocannon in a child process that replaces
+ * `[<id>]` in the body by a fresh id, so every request carries a new serial number.
+ */
+import { execFile } from 'node:child_process';
+import { constants, publicEncrypt } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { computeLine } from '@kaipiao/shared';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadEnv } from '../apps/server/src/config/env.ts';
+import { connectDb, runMigrations } from '../apps/server/src/db/client.ts';
+import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
+import { DEMO, seedDemo } from '../apps/server/src/db/seed/demo.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DB_NAME = 'kaipiao_bench_issue';
+const TARGET = 0.4;
+const run = promisify(execFile);
+
+type Target = { name: string; url: string; headers: Record<string, string>; body: string };
+type Result = { name: string; rps: number; p50: number; p99: number; non2xx: number; errors: number };
+
+/**
+ * The load generator, run in a child process: autocannon's API with a `setupRequest` that gives
+ * every request a fresh serial (its CLI `-I` assumes fixed-length ids and miscounts Content-Length).
+ */
+const LOADER = `
+const autocannon = require(process.argv[1]);
+const opts = JSON.parse(process.argv[2]);
+let n = 0;
+const prefix = Date.now().toString(36) + Math.random().toString(36).slice(2, 6);
+autocannon({
+  url: opts.url, connections: opts.connections, duration: opts.duration,
+  requests: [{ method: 'POST', headers: opts.headers,
+    setupRequest: (req) => ({ ...req, body: opts.body.replace('[<id>]', prefix + (n++).toString(36)) }) }],
+}, (err, r) => {
+  if (err) { console.error(err); process.exit(1); }
+  process.stdout.write(JSON.stringify(r));
+});
+`;
+
+/** One autocannon run in a child process; the summary's mean requests/s. */
+async function load(target: Target, seconds: number): Promise<Result> {
+  const opts = {
+    url: target.url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: target.headers,
+    body: target.body,
+  };
+  const { stdout } = await run(
+    process.execPath,
+    ['-e', LOADER, path.join(ROOT, 'node_modules/autocannon'), JSON.stringify(opts)],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  const r = JSON.parse(stdout);
+  return {
+    name: target.name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+/** One request by hand: HTTP 200 and envelope code 0, or the run is meaningless. */
+async function checkOnce(target: Target) {
+  const res = await fetch(target.url, {
+    method: 'POST',
+    headers: target.headers,
+    body: target.body.replace('[<id>]', `check${Date.now()}`),
+  });
+  const body = (await res.json()) as { code: number; message: string };
+  if (res.status !== 200 || body.code !== 0) {
+    throw new Error(`${target.name}: expected code 0, got HTTP ${res.status} ${JSON.stringify(body)}`);
+  }
+}
+
+async function prepareDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
+  let adminUrl = process.env.DATABASE_URL?.replace(/\/[^/]*$/, '/postgres');
+  let stop = async () => {};
+  if (!adminUrl) {
+    const { cluster } = await startEmbeddedPostgres(path.join(ROOT, '.tmp/bench-pg'), {
+      port: 55433,
+      quiet: true,
+    });
+    adminUrl = cluster.url('postgres');
+    stop = cluster.stop;
+  }
+  const admin = new pg.Client(adminUrl);
+  await admin.connect();
+  await admin.query(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.query(`create database ${DB_NAME}`);
+  await admin.end();
+  const url = adminUrl.replace(/\/[^/]*$/, `/${DB_NAME}`);
+  return {
+    url,
+    stop: async () => {
+      const a = new pg.Client(adminUrl);
+      await a.connect();
+      await a.query(`drop database if exists ${DB_NAME} with (force)`);
+      await a.end();
+      await stop();
+    },
+  };
+}
+
+async function main() {
+  const database = await prepareDatabase();
+  const dbHandle = connectDb(database.url);
+  await runMigrations(dbHandle);
+  await seedDemo(dbHandle.db);
+  // 按需开票: the bench issues far more than a month's demo quota
+  await dbHandle.pool.query(`update tax_devices set monthly_quota = 9999999999999999 where kind = 'digital'`);
+  const env = loadEnv({
+    ...process.env,
+    NODE_ENV: 'test',
+    KAIPIAO_FIXED_CAPTCHA: '1234',
+    LOG_LEVEL: 'silent',
+  });
+  const app = await buildApp({ env, dbHandle, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const appUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+
+  // the baseline: same body parsing, one INSERT on a pool of the same size, same database
+  const barePool = new pg.Pool({ connectionString: database.url, max: 20 });
+  await barePool.query(
+    'create table bench_bare_inserts (id bigserial primary key, serial_no text not null, total numeric(18,2) not null, created_at timestamptz not null default now())',
+  );
+  const bare = Fastify({ logger: false });
+  bare.post('/bare', async (req) => {
+    const body = req.body as { serial_no: string; invoice_info: { total_price_with_tax: string } };
+    const r = await barePool.query<{ id: string }>(
+      'insert into bench_bare_inserts (serial_no, total) values ($1, $2) returning id',
+      [body.serial_no, body.invoice_info.total_price_with_tax],
+    );
+    return { code: 0, message: 'ok', data: { id: Number(r.rows[0]!.id) } };
+  });
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}`;
+
+  // log in once through the real endpoints (the clerk, at her store)
+  const getJson = async (url: string, headers: Record<string, string> = {}) =>
+    ((await (await fetch(url, { headers })).json()) as any).data;
+  const postJson = async (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    (await (
+      await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json()) as any;
+  const key = await getJson(`${appUrl}/v3/user/public-key`);
+  const cipher = publicEncrypt(
+    { key: key.public_key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(DEMO.password),
+  );
+  const login = await postJson(`${appUrl}/v3/user/account-login`, {
+    account: DEMO.clerk.account,
+    password: `${key.key_id}.${cipher.toString('base64')}`,
+    picture_code: '1234',
+    unique_code: (await getJson(`${appUrl}/v3/user/picture-code`)).unique_code,
+  });
+  if (login.code !== 0) throw new Error(`login failed: ${JSON.stringify(login)}`);
+  const token = login.data.token as string;
+  const clients = (await postJson(`${appUrl}/v3/user/client-list`, {}, { 'access-token': token }))
+    .data as Array<{
+    client_id: number;
+    tax_code: string;
+  }>;
+  const clientId = clients.find((c) => c.tax_code === DEMO.software.taxCode)!.client_id;
+  const stores = (await getJson(`${appUrl}/v3/user/store-list?client_id=${clientId}`, {
+    'access-token': token,
+  })) as Array<{ client_store_id: number }>;
+  const sid = stores[0]!.client_store_id;
+  const devices = (await getJson(
+    `${appUrl}/v3/client-store/get-tax-equipment?client_id=${clientId}&sid=${sid}&invoice_mode=1`,
+    { 'access-token': token },
+  )) as Array<{ device_id: number }>;
+  const deviceId = devices[0]!.device_id;
+
+  // a two-line 数电 普票, computed like the form computes it
+  const mk = (withTax: string, qty: string | null) => {
+    const c = computeLine({ priceIncludesTax: true, taxRate: '0.06', amount: withTax, quantity: qty });
+    return {
+      tax_class_code: '3040201010000000000',
+      short_name: '信息技术服务',
+      name: '软件开发服务',
+      quantity: c.quantity,
+      price: c.unitPriceWithTax,
+      amount: c.amount,
+      tax_amount: c.taxAmount,
+      amount_with_tax: c.amountWithTax,
+      tax_rate: '0.06',
+    };
+  };
+  const lines = [mk('1060.00', '2'), mk('318.00', null)];
+  const body = JSON.stringify({
+    serial_no: 'B[<id>]',
+    device_id: deviceId,
+    invoice_type: '82',
+    buyer: { title_type: 2, name: '杭州西溪数据服务有限公司', tax_code: '91330100MA2B3C4D5N' },
+    goods_info: lines,
+    invoice_info: {
+      price_includes_tax: true,
+      total_amount: '1300.00',
+      total_tax: '78.00',
+      total_price_with_tax: '1378.00',
+    },
+    send_email: false,
+  });
+  const json = { 'content-type': 'application/json' };
+  const bareTarget: Target = {
+    name: 'bare Fastify route (1 INSERT)',
+    url: `${bareUrl}/bare`,
+    headers: json,
+    body,
+  };
+  const issueTarget: Target = {
+    name: 'POST /v3/online-invoicing/blue',
+    url: `${appUrl}/v3/online-invoicing/blue?client_id=${clientId}&sid=${sid}`,
+    headers: { ...json, 'access-token': token },
+    body,
+  };
+  for (const t of [bareTarget, issueTarget]) await checkOnce(t);
+
+  console.log(
+    `issue-api bench: ${ROUNDS} rounds of [bare, issue]; autocannon -c ${CONNECTIONS} -d ${DURATION_S} each after a ` +
+      `1 s warm-up; clerk session, client_id=${clientId}, sid=${sid}, device ${deviceId} (数电, latency 0); ` +
+      `node ${process.version}`,
+  );
+  const measure = async (t: Target) => {
+    await load(t, 1);
+    return load(t, DURATION_S);
+  };
+  const rounds: Array<{ bare: Result; issue: Result }> = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const b = await measure(bareTarget);
+    const s = await measure(issueTarget);
+    rounds.push({ bare: b, issue: s });
+  }
+
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const m = Math.floor(s.length / 2);
+    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  };
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const ratios = rounds.map((r) => r.issue.rps / r.bare.rps);
+  console.table([
+    {
+      target: bareTarget.name,
+      'req/s (median)': Math.round(median(rounds.map((r) => r.bare.rps))),
+      'req/s per round': rounds.map((r) => Math.round(r.bare.rps)).join(' / '),
+      'vs bare': '100%',
+      'p50 ms': median(rounds.map((r) => r.bare.p50)),
+      'p99 ms': Math.max(...rounds.map((r) => r.bare.p99)),
+    },
+    {
+      target: issueTarget.name,
+      'req/s (median)': Math.round(median(rounds.map((r) => r.issue.rps))),
+      'req/s per round': rounds.map((r) => Math.round(r.issue.rps)).join(' / '),
+      'vs bare': `${pct(median(ratios))} (${ratios.map(pct).join(' / ')})`,
+      'p50 ms': median(rounds.map((r) => r.issue.p50)),
+      'p99 ms': Math.max(...rounds.map((r) => r.issue.p99)),
+    },
+  ]);
+
+  // every request must have made an issued invoice with its own number
+  const counts = await dbHandle.pool.query<{ status: string; n: number; numbers: number }>(
+    `select status, count(*)::int as n, count(distinct invoice_no)::int as numbers from invoices
+     where serial_no like 'B%' group by status`,
+  );
+  const gaps = await dbHandle.pool.query<{ span: string; n: number }>(
+    `select (max(right(invoice_no, 15)::bigint) - min(right(invoice_no, 15)::bigint) + 1)::text as span,
+       count(*)::int as n from invoices where device_id = $1 and status = 'issued' and serial_no like 'B%'`,
+    [deviceId],
+  );
+  console.log(
+    `invoices by status: ${counts.rows.map((r) => `${r.status} ${r.n} (${r.numbers} distinct numbers)`).join(', ')}; ` +
+      `device numbers span ${gaps.rows[0]!.span} for ${gaps.rows[0]!.n} invoices (gapless: ${
+        gaps.rows[0]!.span === String(gaps.rows[0]!.n) ? 'yes' : 'NO'
+      })`,
+  );
+  const ratio = median(ratios);
+  console.log(
+    `issue API: ${pct(ratio)} of the bare INSERT route (target ≥ ${pct(TARGET)}: ${ratio >= TARGET ? 'met' : 'NOT met'})`,
+  );
+  if (rounds.some((r) => r.bare.non2xx + r.bare.errors + r.issue.non2xx + r.issue.errors > 0)) {
+    console.log('warning: some requests failed or answered non-2xx; the figures above are not comparable');
+  }
+
+  await bare.close();
+  await barePool.end();
+  await app.close();
+  await dbHandle.close();
+  await new Promise((r) => setTimeout(r, 500));
+  await database.stop();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
