@@ -249,8 +249,10 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     renderForm();
     await screen.findByText('电子发票（普通发票）');
     await issue();
-    const taxCell = (await screen.findByText('第1行税额误差超过0.06')).closest('td') as HTMLElement;
-    expect(within(taxCell).getByLabelText('税额 第1行')).toBeTruthy();
+    const taxCell = screen.getByLabelText('税额 第1行').closest('td') as HTMLElement;
+    expect(await within(taxCell).findByText('第1行税额误差超过0.06')).toBeTruthy();
+    // and listed above the actions
+    expect(screen.getByText('开票信息未通过校验，请按提示修改')).toBeTruthy();
     const nameItem = cell('名称').closest('.ant-form-item') as HTMLElement;
     expect(within(nameItem).getByText('购买方名称与纳税人识别号不一致')).toBeTruthy();
     // the error goes once the field changes

@@ -1,6 +1,6 @@
 import { formatMoney } from '@kaipiao/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Card, Form, Popconfirm, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { projectsQuery } from '../api/projects.ts';
 import { specificBusinessQuery } from '../api/specific-business.ts';
@@ -151,6 +151,21 @@ export function IssueForm(props: IssueFormProps) {
           <Card variant="borderless" title="备注与开票人" className={styles.card} style={{ marginTop: 16 }}>
             <RemarkBlock draft={draft} dispatch={dispatch} />
           </Card>
+          {form.serverMessages.length > 0 && (
+            <Alert
+              type="error"
+              showIcon
+              style={{ marginTop: 16 }}
+              message="开票信息未通过校验，请按提示修改"
+              description={
+                <ul style={{ margin: 0, paddingLeft: 18 }}>
+                  {form.serverMessages.map((m) => (
+                    <li key={m}>{m}</li>
+                  ))}
+                </ul>
+              }
+            />
+          )}
           <div className={styles.actions}>
             <Space className={styles.actionsTotal} size={16} wrap>
               <span>
@@ -166,6 +181,15 @@ export function IssueForm(props: IssueFormProps) {
                 </Typography.Link>
               )}
             </Space>
+            <Popconfirm
+              title="清空当前填写的内容？"
+              description="开票设备和开票人会保留"
+              okText="清空"
+              cancelText="取消"
+              onConfirm={form.clear}
+            >
+              <Button disabled={busy}>清空</Button>
+            </Popconfirm>
             <Button onClick={() => setPreviewing(true)} disabled={busy}>
               预览
             </Button>

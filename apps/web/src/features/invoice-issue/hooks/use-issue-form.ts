@@ -212,10 +212,10 @@ export function useIssueForm(opts: IssueFormOptions) {
     }
   }, [phase, validateAll, payload, serial, calls, persist, settle]);
 
-  /** 继续开票: a new serial and empty lines; device, kind, price mode and signatures stay. */
-  const startNew = useCallback(() => {
+  /** An empty form that keeps the device, kind, price mode and signatures. */
+  const freshDraft = useCallback((): Draft => {
     const fresh = opts.initial?.() ?? emptyDraft({ hotel: opts.hotel, drawer: opts.drawer });
-    const next: Draft = {
+    return {
       ...fresh,
       device_id: draft.device_id,
       invoice_type: draft.invoice_type,
@@ -224,19 +224,37 @@ export function useIssueForm(opts: IssueFormOptions) {
       payee: draft.payee,
       reviewer: draft.reviewer,
     };
+  }, [opts, draft]);
+
+  const resetMarks = useCallback(() => {
+    setServerErrors({});
+    setShowAll(false);
+    setTouched(new Set());
+  }, []);
+
+  /** 继续开票: a new serial and empty lines; device, kind, price mode and signatures stay. */
+  const startNew = useCallback(() => {
+    const next = freshDraft();
     const s = newSerial();
     attempt.current = null;
     dispatch({ type: 'replace', draft: next });
     setSerial(s);
     setResult(null);
     setResultNote('');
-    setServerErrors({});
-    setShowAll(false);
-    setTouched(new Set());
+    resetMarks();
     setNotice('');
     setPhase('editing');
     saveDraft(storageKey, { draft: next, serial: s, attempt: null });
-  }, [opts, draft, storageKey]);
+  }, [freshDraft, resetMarks, storageKey]);
+
+  /**
+   * 清空: an empty form under the same serial; what is known about the last request stays, so a
+   * different invoice sent next first asks what became of it (and takes a new serial if needed).
+   */
+  const clear = useCallback(() => {
+    dispatch({ type: 'replace', draft: freshDraft() });
+    resetMarks();
+  }, [freshDraft, resetMarks]);
 
   const touch = useCallback((path: string) => {
     setTouched((prev) => (prev.has(path) ? prev : new Set(prev).add(path)));
@@ -254,6 +272,17 @@ export function useIssueForm(opts: IssueFormOptions) {
     lastErrors.current = sameRecord(lastErrors.current, out);
     return lastErrors.current;
   }, [validation.errors, showAll, touched, serverErrors, payload]);
+  /** the server's refusals still standing, for the summary above the actions */
+  const serverMessages = useMemo(
+    () => [
+      ...new Set(
+        Object.entries(serverErrors)
+          .filter(([p, e]) => valueAt(payload, p) === e.snapshot)
+          .map(([, e]) => e.message),
+      ),
+    ],
+    [serverErrors, payload],
+  );
   const lastWarnings = useRef<FieldErrors | undefined>(undefined);
   const warnings = useMemo(() => {
     lastWarnings.current = sameRecord(lastWarnings.current, validation.warnings);
@@ -277,6 +306,8 @@ export function useIssueForm(opts: IssueFormOptions) {
     submit,
     checkResult,
     startNew,
+    clear,
+    serverMessages,
     phase,
     result,
     resultNote,
