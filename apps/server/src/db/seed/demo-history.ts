@@ -460,7 +460,7 @@ function buildDrafts(ctx: Ctx, kind: 'software' | 'hotel', now: Date): Draft[] {
   for (let i = 0; i < blueCount; i++) {
     const blue = drafts[i]!;
     if (r() >= 0.015) continue;
-    const at = new Date(blue.issuedAt.getTime() + between(r, 1, 20) * DAY + between(r, 0, 6) * 3600_000);
+    const at = new Date(blue.issuedAt.getTime() + between(r, 1, 20) * DAY + between(r, 0, 90) * 60_000);
     if (at.getTime() > now.getTime() - 60_000) continue;
     const full = r() < 0.7;
     const first = blue.lines[0]!;

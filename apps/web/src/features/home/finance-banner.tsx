@@ -46,7 +46,7 @@ export function FinanceBanner() {
       style={{
         position: 'fixed',
         right: 24,
-        bottom: 96,
+        bottom: 24,
         width: 260,
         zIndex: 900,
         boxShadow: '0 6px 16px rgba(0,0,0,.12)',

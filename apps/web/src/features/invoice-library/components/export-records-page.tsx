@@ -1,9 +1,9 @@
 import { ArrowLeftOutlined, DownloadOutlined } from '@ant-design/icons';
-import { type ProColumns, ProTable } from '@ant-design/pro-components';
+import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import type { ExportRecord } from '@kaipiao/shared/schemas/query';
 import { Badge, Button, Progress, Space, Tooltip, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { alertError } from '../../../lib/antd/feedback.ts';
 import { downloadExport, listExports } from '../api.ts';
@@ -27,6 +27,12 @@ const active = (rows: readonly ExportRecord[]) =>
 export function ExportRecordsPage() {
   const navigate = useNavigate();
   const [downloading, setDownloading] = useState<number | null>(null);
+  const action = useRef<ActionType>(null);
+  // kept alive while its tab is open: effects re-run each time the page is shown again, so a new
+  // export made on the library page appears at once
+  useEffect(() => {
+    action.current?.reload();
+  }, []);
 
   async function download(r: ExportRecord) {
     setDownloading(r.record_id);
@@ -105,6 +111,7 @@ export function ExportRecordsPage() {
   return (
     <ProTable<ExportRecord>
       rowKey="record_id"
+      actionRef={action}
       columns={columns}
       search={false}
       cardBordered

@@ -119,7 +119,7 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
       title: '购买方',
       dataIndex: 'buyer',
       fieldProps: { placeholder: '购方名称（模糊）或税号' },
-      ellipsis: true,
+      width: 260,
       render: (_, r) => (
         <Space direction="vertical" size={0} style={{ maxWidth: 260 }}>
           <Typography.Text ellipsis={{ tooltip: r.buyer_name }}>{r.buyer_name}</Typography.Text>
@@ -225,7 +225,7 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
         cardBordered
         headerTitle={hotel ? '发票明细（酒店）' : '发票明细'}
         tooltip="按开票时间从新到旧；开具中、失败的发票按提交时间排列"
-        scroll={{ x: 1300 }}
+        scroll={{ x: 1400 }}
         search={{
           labelWidth: 'auto',
           defaultCollapsed: false,

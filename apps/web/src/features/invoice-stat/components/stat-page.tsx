@@ -51,6 +51,8 @@ const PRESETS: { label: string; value: [Dayjs, Dayjs] }[] = [
 ];
 
 const num = (v: string) => Number(v);
+/** axis labels in 万 once amounts are large */
+const wan = (v: number) => (Math.abs(v) >= 10_000 ? `${Math.round(v / 1000) / 10}万` : String(v));
 const yuan = (v: string) => `¥${formatMoney(v)}`;
 const BLUE = '#1677ff';
 const RED = '#f5222d';
@@ -59,11 +61,11 @@ const GREEN = '#52c41a';
 function trendOption(trend: Trend[]): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
-    legend: { data: ['价税合计', '开票张数'] },
-    grid: { left: 70, right: 50, top: 40, bottom: 30 },
+    legend: { data: ['价税合计', '开票张数'], top: 0 },
+    grid: { left: 70, right: 50, top: 50, bottom: 30 },
     xAxis: { type: 'category', data: trend.map((t) => t.period) },
     yAxis: [
-      { type: 'value', name: '金额（元）' },
+      { type: 'value', name: '金额（元）', axisLabel: { formatter: wan } },
       { type: 'value', name: '张数', splitLine: { show: false } },
     ],
     series: [
@@ -94,7 +96,8 @@ function kindOption(d: StatSummary): ChartOption {
         name: '发票种类',
         type: 'pie',
         radius: ['40%', '68%'],
-        center: ['50%', '45%'],
+        center: ['50%', '42%'],
+        label: { position: 'inside', formatter: '{d}%', color: '#fff' },
         data: d.by_kind.map((k) => ({ name: k.name, value: k.count })),
       },
     ],
@@ -104,10 +107,10 @@ function kindOption(d: StatSummary): ChartOption {
 function rateOption(d: StatSummary): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
-    legend: { data: ['金额', '税额'] },
-    grid: { left: 80, right: 20, top: 40, bottom: 30 },
+    legend: { data: ['金额', '税额'], top: 0 },
+    grid: { left: 70, right: 20, top: 50, bottom: 30 },
     xAxis: { type: 'category', data: d.by_rate.map((r) => r.label) },
-    yAxis: { type: 'value', name: '元' },
+    yAxis: { type: 'value', name: '元', axisLabel: { formatter: wan } },
     series: [
       {
         name: '金额',
@@ -129,8 +132,8 @@ function storeOption(d: StatSummary): ChartOption {
   const rows = [...d.by_store].reverse();
   return {
     tooltip: { trigger: 'axis' },
-    grid: { left: 110, right: 30, top: 20, bottom: 30 },
-    xAxis: { type: 'value', name: '元' },
+    grid: { left: 110, right: 40, top: 20, bottom: 30 },
+    xAxis: { type: 'value', name: '元', axisLabel: { formatter: wan }, splitNumber: 3 },
     yAxis: { type: 'category', data: rows.map((s) => s.store_name) },
     series: [
       {
