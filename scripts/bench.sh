@@ -14,3 +14,6 @@ tsx bench/login-bundle.ts
 
 printf '\n\033[1m==> bench/pdf-render.ts: invoice PDF with the embedded CJK font vs the same layout in Helvetica\033[0m\n'
 tsx bench/pdf-render.ts
+
+printf '\n\033[1m==> bench/library-search.ts: library search over 1,000,000 invoices, API p95 vs raw SQL p95, EXPLAIN\033[0m\n'
+tsx bench/library-search.ts
