@@ -9,7 +9,7 @@
  * plan reads the invoices table with a sequential scan.
  *
  * Run: `npx tsx bench/library-search.ts` (an embedded PostgreSQL in .tmp/bench-lib-pg), or with
- * BENCH_DATABASE_URL=postgres://…/postgres to use a running server (database kp_bench_lib is
+ * BENCH_DATABASE_URL (or DATABASE_URL, as the other benches) = postgres://…/postgres to use a running server (database kp_bench_lib is
  * dropped and re-created). BENCH_INVOICES (default 1000000), BENCH_SAMPLES (default 300) tune it.
  */
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
@@ -38,7 +38,10 @@ const DB_NAME = 'kp_bench_lib';
 const MIGRATION_0004 = path.join(ROOT, 'apps/server/drizzle/0004_library_search.sql');
 
 async function prepareDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
-  let adminUrl = process.env.BENCH_DATABASE_URL?.replace(/\/[^/]*$/, '/postgres');
+  let adminUrl = (process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL)?.replace(
+    /\/[^/]*$/,
+    '/postgres',
+  );
   let stop = async () => {};
   if (!adminUrl) {
     const { cluster } = await startEmbeddedPostgres(path.join(ROOT, '.tmp/bench-lib-pg'), {
