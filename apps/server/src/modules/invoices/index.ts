@@ -5,6 +5,10 @@ import { channelPlugin } from '../../channels/plugin.ts';
 import { drainInvoiceHooks } from './hooks.ts';
 import { metadataRoutes } from './metadata-routes.ts';
 import { invoiceRoutes } from './routes.ts';
+import { reconcileInvoices } from './service.ts';
+
+/** Every minute, a worker asks the channel about invoices whose outcome is not known yet. */
+export const RECONCILE_JOB = 'invoices.reconcile';
 
 /**
  * Issuing (architecture.md §5): the tax channel, the single-invoice endpoints and the device /
@@ -15,6 +19,21 @@ export const invoicingModule = fp(async (app: FastifyInstance) => {
   await app.register(invoiceRoutes);
   await app.register(metadataRoutes);
   if (!app.env.isProduction) await app.register(channelDevRoutes);
+  app.jobs.define(RECONCILE_JOB, async () => {
+    const summary = await reconcileInvoices(app);
+    if (summary.checked > 0) {
+      const { checked, issued, failed, pending } = summary;
+      app.log.info({ checked, issued, failed, pending }, 'invoices reconciled');
+    }
+  });
+  if (app.jobs.worker) {
+    app.addHook('onReady', async () => {
+      app.jobs
+        .started()
+        .then(() => app.boss.schedule(RECONCILE_JOB, '* * * * *'))
+        .catch((err: unknown) => app.log.error({ err }, 'reconciliation schedule failed'));
+    });
+  }
   // background hooks (documents, e-mail) finish before the database pool closes
   app.addHook('onClose', async () => drainInvoiceHooks());
 });

@@ -1,0 +1,36 @@
+import { INVOICE_CODE } from '@kaipiao/shared';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../../../test/helper.ts';
+import { invoices } from '../../db/schema/index.ts';
+import { RECONCILE_JOB } from './index.ts';
+import { type Fixture, invoicingFixture, payload } from './test-fixtures.ts';
+
+describe('reconciliation job (pg-boss)', () => {
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let f: Fixture;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { KAIPIAO_JOBS: 'on', KAIPIAO_ROLE: 'all' } });
+    await t.app.jobs.started();
+    f = await invoicingFixture(t.app, t.db);
+  });
+
+  it('settles an unknown invoice once the channel shows it, without anyone asking', async () => {
+    await f.dev('control', { device_id: f.ids.digital, fault: 'unknown', fault_count: 1 });
+    const body = payload(f.ids.digital);
+    const first = await f.issue(body);
+    expect(first.json.code).toBe(INVOICE_CODE.CHANNEL_TIMEOUT);
+    // the minute schedule is registered; run the job now rather than wait for it
+    const schedules = await t.app.boss.getSchedules();
+    expect(schedules.map((s) => s.name)).toContain(RECONCILE_JOB);
+    await t.app.boss.send(RECONCILE_JOB, {});
+    let status = 'unknown';
+    for (let i = 0; i < 40 && status !== 'issued'; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      const [row] = await t.db.select().from(invoices).where(eq(invoices.serialNo, body.serial_no));
+      status = row!.status;
+    }
+    expect(status).toBe('issued');
+  });
+});
