@@ -12,6 +12,9 @@ tsx bench/menu-list.ts
 printf '\n\033[1m==> bench/login-bundle.ts: login page JS + CSS (gzip) vs a minimal antd page\033[0m\n'
 tsx bench/login-bundle.ts
 
+printf '\n\033[1m==> bench/issue-api.ts: issue API (unique serials, sandbox latency 0) vs a bare Fastify route doing one INSERT\033[0m\n'
+tsx bench/issue-api.ts
+
 printf '\n\033[1m==> bench/pdf-render.ts: invoice PDF with the embedded CJK font vs the same layout in Helvetica\033[0m\n'
 tsx bench/pdf-render.ts
 
