@@ -20,3 +20,6 @@ tsx bench/pdf-render.ts
 
 printf '\n\033[1m==> bench/library-search.ts: library search over 1,000,000 invoices, API p95 vs raw SQL p95, EXPLAIN\033[0m\n'
 tsx bench/library-search.ts
+
+printf '\n\033[1m==> bench/batch-issue.ts: 10,000-invoice batch (validation + issuing) vs the single-invoice API\033[0m\n'
+tsx bench/batch-issue.ts

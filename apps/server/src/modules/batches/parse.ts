@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { BATCH_LIMITS, BATCH_SHEETS, type BatchIssue } from '@kaipiao/shared';
 import ExcelJS from 'exceljs';
 import { type BatchColumn, INVOICE_COLUMNS, LINE_COLUMNS, normHeader } from './columns.ts';
@@ -67,6 +68,67 @@ export function cellText(value: ExcelJS.CellValue): { text: string; problem?: st
   return { text: String(v).trim() };
 }
 
+/** A zip entry's bytes as text, decoded across chunk boundaries. */
+function decodedStream(entry: NodeJS.ReadableStream): Transform {
+  const decoder = new StringDecoder('utf8');
+  const out = new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer, _enc, cb) {
+      const text = decoder.write(chunk);
+      cb(null, text === '' ? undefined : text);
+    },
+    flush(cb) {
+      const rest = decoder.end();
+      cb(null, rest === '' ? undefined : rest);
+    },
+  });
+  entry.on('error', (err) => out.destroy(err));
+  return entry.pipe(out);
+}
+
+async function* decodedChunks(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of chunks) {
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (text) yield text;
+  }
+  const rest = decoder.end();
+  if (rest) yield rest;
+}
+
+type ReaderInternals = Record<string, (...args: unknown[]) => unknown>;
+
+/**
+ * exceljs's streaming reader decodes each compressed chunk to text on its own, so a Chinese
+ * character cut by a chunk boundary turns into U+FFFD (seen on files of a few thousand rows). The
+ * reader's entry parsers get their input as already-decoded text instead (the reader passes text
+ * through unchanged).
+ */
+function utf8SafeReader(input: Readable): AsyncIterable<unknown> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'emit',
+  });
+  const r = reader as unknown as ReaderInternals;
+  const proto = Object.getPrototypeOf(reader) as ReaderInternals;
+  for (const name of ['_parseRels', '_parseWorkbook', '_parseSharedStrings']) {
+    const original = proto[name];
+    if (typeof original !== 'function') throw new Error(`exceljs WorkbookReader lacks ${name}`);
+    r[name] = function (this: unknown, entry: unknown) {
+      return original.call(this, decodedStream(entry as NodeJS.ReadableStream));
+    };
+  }
+  const parseWorksheet = proto._parseWorksheet;
+  if (typeof parseWorksheet !== 'function') throw new Error('exceljs WorkbookReader lacks _parseWorksheet');
+  r._parseWorksheet = function (this: unknown, iterator: unknown, sheetNo: unknown) {
+    return parseWorksheet.call(this, decodedChunks(iterator as AsyncIterable<Buffer>), sheetNo);
+  };
+  return reader as unknown as AsyncIterable<unknown>;
+}
+
 type SheetSpec = { name: string; columns: readonly BatchColumn[]; limit: number; unit: string };
 
 const SPECS: readonly SheetSpec[] = [
@@ -86,15 +148,9 @@ export async function parseBatchFile(filename: string, buffer: Buffer): Promise<
 
   const seen = new Set<string>();
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(buffer), {
-      worksheets: 'emit',
-      sharedStrings: 'cache',
-      hyperlinks: 'ignore',
-      styles: 'ignore',
-      entries: 'emit',
-    });
-    for await (const ws of reader) {
-      const name = (ws as unknown as { name: string }).name;
+    const reader = utf8SafeReader(Readable.from(buffer));
+    for await (const ws of reader as AsyncIterable<AsyncIterable<ExcelJS.Row> & { name: string }>) {
+      const name = ws.name;
       const spec = SPECS.find((s) => s.name === name);
       if (!spec || seen.has(spec.name)) continue;
       seen.add(spec.name);

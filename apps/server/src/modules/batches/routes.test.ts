@@ -364,7 +364,7 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
     it('pauses mid-run (issued rows stay, the rest wait), resumes to the end', async () => {
       await f.dev('control', { device_id: f.ids.digital, latency_ms: 40 });
       try {
-        const dr = (await send(await file(30))).json.data;
+        const dr = (await send(await file(40))).json.data;
         await post('start', { batch_id: dr.batch_id });
         await new Promise((r) => setTimeout(r, 150));
         const paused = await post('pause', { batch_id: dr.batch_id });
@@ -372,11 +372,11 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
         const p = await runToEnd(dr.batch_id);
         expect(p.status).toBe('paused');
         expect(p.issued).toBeGreaterThan(0);
-        expect(p.issued).toBeLessThan(30);
-        expect(p.issued + p.pending).toBe(30);
+        expect(p.issued).toBeLessThan(40);
+        expect(p.issued + p.pending).toBe(40);
         expect((await post('pause', { batch_id: dr.batch_id })).json.code).toBe(BATCH_CODE.BAD_STATE);
         await post('resume', { batch_id: dr.batch_id });
-        expect(await runToEnd(dr.batch_id)).toMatchObject({ status: 'done', issued: 30 });
+        expect(await runToEnd(dr.batch_id)).toMatchObject({ status: 'done', issued: 40 });
       } finally {
         await f.dev('control', { device_id: f.ids.digital, latency_ms: 0 });
       }
