@@ -100,7 +100,7 @@ export const CONSOLE_ROUTES: readonly AppRoute[] = [
   }),
   menu('/invoice/online', { ...inv, page: () => import('./routes/invoice/online.tsx') }),
   menu('/hotel/invoice/online', { ...inv, page: () => import('./routes/hotel/invoice/online.tsx') }),
-  menu('/invoice/batch', inv),
+  menu('/invoice/batch', { ...inv, page: () => import('./routes/invoice/batch.tsx') }),
   menu('/hotel/invoice/order', { ...inv, activeMenu: '/hotel/invoice/online' }),
   menu('/invoice/qrcode', inv),
   menu('/hotel/invoice/qrcode', inv),
