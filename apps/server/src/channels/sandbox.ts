@@ -2,6 +2,7 @@ import { INVOICE_CODE, messageFor } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/app-error.ts';
+import { executePrepared } from '../lib/prepared.ts';
 import {
   allocateInvoiceNumbers,
   type DbOrTx,
@@ -61,6 +62,7 @@ const refusal = (code: number): ChannelFailed => ({
  * made slow or faulty per device through `channel_sandbox_controls` (dev routes).
  */
 export class SandboxTaxChannel implements TaxChannel {
+  readonly inDatabase = true;
   /** device → its control row, briefly cached: most issues find no control at all */
   private readonly controls = new Map<number, { at: number; control: Control | null; faulty: boolean }>();
 
@@ -212,12 +214,14 @@ export class SandboxTaxChannel implements TaxChannel {
           returning pick.invoice_code, lpad(pick.next_no::text, 8, '0') as invoice_no
         ),
         alloc as (select invoice_code, invoice_no from took)`;
-    const res = await this.db.execute<{
+    const res = await executePrepared<{
       invoice_code: string;
       invoice_no: string;
       check_code: string;
       recorded: number | string;
-    }>(sql`
+    }>(
+      this.db,
+      sql`
       with cfg as (select set_config('synchronous_commit', 'off', true) as v),
       guard as (${caller.guard}),
       dev as (
@@ -260,7 +264,8 @@ export class SandboxTaxChannel implements TaxChannel {
       ),
       ${caller.ctes}
       select issued.invoice_code, issued.invoice_no, issued.check_code, (select count(*) from recorded) as recorded
-      from issued`);
+      from issued`,
+    );
     const row = res.rows[0];
     if (!row) return null;
     // durability before anyone hears of the invoice: a transaction with an id commits with a WAL

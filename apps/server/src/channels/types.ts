@@ -94,6 +94,13 @@ export type IssueRecorder = {
  */
 export interface TaxChannel {
   /**
+   * The channel's records live in this database and every issue that reports an invoice has
+   * forced a WAL flush first (the sandbox): the caller's writes before the call may commit without
+   * waiting for their own flush. False for a remote channel: the caller's `issuing` row must be
+   * durable before the bureau is asked.
+   */
+  readonly inDatabase: boolean;
+  /**
    * Issues one invoice. The outcome is recorded through `recorder` inside the transaction that
    * allocates the number (a failure or an unknown result in a transaction of its own); if
    * recording fails, nothing is issued and the error propagates.

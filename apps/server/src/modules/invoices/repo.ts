@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { BlueInvoiceRequest, IssueResult } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { Db } from '../../db/client.ts';
+import { executePrepared } from '../../lib/prepared.ts';
 import type { StoredLine } from './validate.ts';
 
 /** JSON with object keys sorted, so equal payloads hash equally whatever the key order. */
@@ -105,6 +107,8 @@ export type NewInvoice = {
   /** Beijing month of the quota check, 'YYYY-MM' */
   month: string;
   digital: boolean;
+  /** commit without waiting for the WAL flush (the channel flushes before reporting an issue) */
+  asyncCommit: boolean;
 };
 
 /**
@@ -114,7 +118,7 @@ export type NewInvoice = {
  * `created` event. `new_id` tells whether it did; otherwise the context says why (device checks
  * are repeated in the service to name the refusal). Null when the business does not exist.
  */
-export async function insertIssuing(db: DbOrTx, n: NewInvoice): Promise<IssueContext | null> {
+export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext | null> {
   const { req } = n;
   const b = req.buyer;
   const info = req.invoice_info;
@@ -140,8 +144,11 @@ export async function insertIssuing(db: DbOrTx, n: NewInvoice): Promise<IssueCon
     zero_rate_flag: l.zeroRateFlag,
   }));
   const detail = JSON.stringify({ status: 'issuing', serial_no: n.serialNo, send_email: req.send_email });
-  const res = await db.execute<IssueContext>(sql`
-    with ctx as (
+  const res = await executePrepared<IssueContext>(
+    db,
+    sql`
+    with cfg as (select set_config('synchronous_commit', ${n.asyncCommit ? 'off' : 'on'}, true) as v),
+    ctx as (
       select c.id as client_id, c.name as seller_name, c.tax_code as seller_tax_code,
         c.address as seller_address, c.phone as seller_phone, c.bank_name as seller_bank_name,
         c.bank_account as seller_bank_account, c.taxpayer_type,
@@ -155,6 +162,7 @@ export async function insertIssuing(db: DbOrTx, n: NewInvoice): Promise<IssueCon
       from clients c
       left join tax_devices d on d.id = ${n.deviceId} and d.client_id = c.id
       left join invoices i on i.client_id = c.id and i.serial_no = ${n.serialNo}
+      cross join cfg
       where c.id = ${n.clientId}
     ), ok as (
       select * from ctx
@@ -203,7 +211,8 @@ export async function insertIssuing(db: DbOrTx, n: NewInvoice): Promise<IssueCon
       insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
       select inv.id, inv.client_id, 'created', ${n.userId}::int, ${detail}::jsonb from inv
     )
-    select ctx.*, (select id from inv) as new_id from ctx`);
+    select ctx.*, (select id from inv) as new_id from ctx`,
+  );
   return res.rows[0] ?? null;
 }
 

@@ -153,6 +153,7 @@ export async function issueBlue(
     specificBusiness: Object.keys(specificBusiness).length > 0 ? specificBusiness : null,
     month: shanghaiParts(new Date()).month,
     digital: isDigitalType(req.invoice_type),
+    asyncCommit: app.taxChannel.inDatabase,
   });
   if (!ctx) throw new AppError(CODE.NOT_FOUND);
 
