@@ -3,7 +3,7 @@ import type { BatchDryRun, BatchProgress } from '@kaipiao/shared/schemas/batch';
 import { MSG } from '@kaipiao/shared/validation/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Progress, Skeleton, Space, Steps, Table, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
@@ -46,6 +46,11 @@ export function BatchPage() {
     enabled: current !== null && progress.data?.status === 'ready',
   });
   const p = progress.data;
+  // the history follows the current batch's state (running → done, paused …)
+  const currentStatus = p?.status;
+  useEffect(() => {
+    if (currentStatus) void queryClient.invalidateQueries({ queryKey: ['batch', 'list'] });
+  }, [currentStatus, queryClient]);
 
   const refresh = (id: number) => {
     void queryClient.invalidateQueries({ queryKey: ['batch'] });

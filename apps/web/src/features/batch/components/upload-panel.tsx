@@ -1,6 +1,6 @@
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import type { BatchDryRun, BatchIssue, BatchReport } from '@kaipiao/shared/schemas/batch';
-import type { TaxEquipment } from '@kaipiao/shared/schemas/invoice';
+import { type InvoiceType, SPECIAL_INVOICE_TYPES, type TaxEquipment } from '@kaipiao/shared/schemas/invoice';
 import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -24,6 +24,14 @@ import { taxEquipmentQuery } from '../../invoice-issue/api/equipment.ts';
 import { downloadTemplate, uploadBatch } from '../api/batch.ts';
 
 const MAX_MB = 30;
+
+/** Batches are mostly 普票: the first ordinary kind of the device is the default. */
+function defaultKind(d: TaxEquipment | undefined): string | null {
+  const types = d?.invoice_types ?? [];
+  return (
+    (types.find((t) => !SPECIAL_INVOICE_TYPES.includes(t.code as InvoiceType)) ?? types[0])?.code ?? null
+  );
+}
 
 type Props = { storeId: number; disabled: boolean; onUploaded: (dryRun: BatchDryRun) => void };
 
@@ -76,7 +84,7 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
     if (device || list.length === 0) return;
     const first = list.find((d) => d.online && !d.locked) ?? list[0]!;
     setDeviceId(first.device_id);
-    setKind(first.invoice_types[0]?.code ?? null);
+    setKind(defaultKind(first));
   }, [device, list]);
 
   async function submit() {
@@ -125,8 +133,7 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
                 onChange={(id: number) => {
                   setDeviceId(id);
                   const next = list.find((d) => d.device_id === id);
-                  if (!next?.invoice_types.some((t) => t.code === kind))
-                    setKind(next?.invoice_types[0]?.code ?? null);
+                  if (!next?.invoice_types.some((t) => t.code === kind)) setKind(defaultKind(next));
                 }}
                 options={list.map((d) => ({
                   value: d.device_id,
