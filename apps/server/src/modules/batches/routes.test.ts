@@ -401,6 +401,23 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
       }
     });
 
+    it('settles an "unknown" channel answer by asking the channel for the serial', async () => {
+      const dr = (await send(await file(3))).json.data;
+      await f.dev('control', {
+        device_id: f.ids.digital,
+        fault: 'unknown',
+        fault_count: 1,
+        unknown_visible_after_s: 0,
+      });
+      await post('start', { batch_id: dr.batch_id });
+      const p = await runToEnd(dr.batch_id);
+      expect(p).toMatchObject({ status: 'done', issued: 3, failed: 0 });
+      const ev = await t.db.execute<{ n: number }>(sql`
+        select count(*)::int as n from invoice_events e join invoices i on i.id = e.invoice_id
+        where e.kind = 'reconciled' and i.serial_no like ${`B${String(dr.batch_id).padStart(6, '0')}-%`}`);
+      expect(ev.rows[0]!.n).toBe(1);
+    });
+
     it('retries failed rows with the same serials: one invoice each', async () => {
       const dr = (await send(await file(6))).json.data;
       await f.dev('control', {
