@@ -97,8 +97,11 @@ async function main() {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const pool = dbHandle.pool;
-  if (process.env.BENCH_LANES && app.batchRunner) {
-    (app.batchRunner.opts as { lanes: number }).lanes = Number(process.env.BENCH_LANES);
+  // knobs to explore the runner: lanes per batch, rows per claim
+  if (app.batchRunner) {
+    const opts = app.batchRunner.opts as { lanes: number; claim?: number };
+    if (process.env.BENCH_LANES) opts.lanes = Number(process.env.BENCH_LANES);
+    if (process.env.BENCH_CLAIM) opts.claim = Number(process.env.BENCH_CLAIM);
   }
 
   const getJson = async (p: string) => ((await (await fetch(`${url}${p}`)).json()) as any).data;

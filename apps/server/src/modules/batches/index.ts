@@ -9,6 +9,8 @@ declare module 'fastify' {
     batchRunner: BatchRunner | null;
     /** hands a running batch to a runner: this process's, or a worker's through pg-boss */
     batchKick: (batchId: number) => void;
+    /** tells this process's runner a batch was paused or cancelled */
+    batchInterrupt: (batchId: number) => void;
   }
 }
 
@@ -42,6 +44,8 @@ export const batchesModule = fp(async (app: FastifyInstance) => {
         .catch((err: unknown) => app.log.error({ err, batchId }, 'could not queue the batch'));
     }
   });
+
+  app.decorate('batchInterrupt', (batchId: number) => runner?.interrupt(batchId));
 
   app.jobs.define<{ batchId: number }>(
     BATCH_JOB,

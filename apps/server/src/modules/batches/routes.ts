@@ -125,9 +125,23 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
 
   for (const [path, action] of [
     ['start', (clientId: number, id: number) => service.startBatch(app, clientId, id, kick)],
-    ['pause', (clientId: number, id: number) => service.pauseBatch(app, clientId, id)],
+    [
+      'pause',
+      async (clientId: number, id: number) => {
+        const p = await service.pauseBatch(app, clientId, id);
+        app.batchInterrupt(id);
+        return p;
+      },
+    ],
     ['resume', (clientId: number, id: number) => service.resumeBatch(app, clientId, id, kick)],
-    ['cancel', (clientId: number, id: number) => service.cancelBatch(app, clientId, id)],
+    [
+      'cancel',
+      async (clientId: number, id: number) => {
+        const p = await service.cancelBatch(app, clientId, id);
+        app.batchInterrupt(id);
+        return p;
+      },
+    ],
     ['retry', (clientId: number, id: number) => service.retryFailed(app, clientId, id, kick)],
   ] as const) {
     app.post(

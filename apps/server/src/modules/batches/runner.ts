@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { blueInvoiceRequestSchema, INVOICE_CODE, type IssueResult } from '@kaipiao/shared';
+import { type BlueInvoiceRequest, INVOICE_CODE, type IssueResult } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -87,7 +87,8 @@ function fromResult(r: IssueResult): RowOutcome {
  * by reconciling that one serial with the channel.
  */
 export async function issueBatchRow(app: FastifyInstance, row: ClaimedRow): Promise<RowOutcome> {
-  const req = blueInvoiceRequestSchema.parse(row.request);
+  // stored as the contract schema's own output at upload (defaults applied), so it is taken as is
+  const req = row.request as BlueInvoiceRequest;
   const actor = { clientId: row.client_id, storeId: row.store_id, userId: row.created_by };
   const settle = async () => {
     // the row is ours (claimed), so an `issuing` invoice of its serial has nobody else working on it
@@ -129,16 +130,28 @@ export async function issueBatchRow(app: FastifyInstance, row: ClaimedRow): Prom
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const newKey = () => randomInt(1, 2 ** 31 - 1);
 
-/** Rows a lane claims at once: their outcomes are recorded together (fewer round trips per invoice). */
-export const CLAIM_ROWS = 4;
+/**
+ * Rows a lane claims at once (their outcomes are recorded together: fewer round trips per invoice).
+ * Sized so a claim takes about CLAIM_TARGET_MS at the rate rows have been going: many rows with a
+ * fast channel, one at a time with a slow one (an RPA channel takes seconds per invoice), so a
+ * pause from another process takes effect within a fraction of a second either way.
+ */
+export const CLAIM_ROWS = { first: 4, min: 1, max: 32 } as const;
+export const CLAIM_TARGET_MS = 250;
 
-export type RunnerOptions = { lanes: number; sweepMs: number; claim?: number };
+export type RunnerOptions = {
+  lanes: number;
+  sweepMs: number /** fixed rows per claim (benchmarks) */;
+  claim?: number;
+};
 
 export class BatchRunner {
   private key = newKey();
   private liveness: pg.Client | null = null;
   private livenessPromise: Promise<number> | null = null;
   private readonly active = new Map<number, Promise<void>>();
+  /** batches paused or cancelled through this process: lanes give back the rows they hold */
+  private readonly interrupted = new Set<number>();
   private stopped = false;
   private started = false;
   private timer: NodeJS.Timeout | null = null;
@@ -205,6 +218,7 @@ export class BatchRunner {
 
   /** Starts working on a running batch in this process (no-op when already on it or too busy). */
   ensure(batchId: number): boolean {
+    this.interrupted.delete(batchId);
     if (this.stopped || this.active.has(batchId)) return !this.stopped;
     if (this.active.size >= MAX_ACTIVE_BATCHES) return false;
     const run = this.run(batchId)
@@ -230,12 +244,22 @@ export class BatchRunner {
   private async run(batchId: number): Promise<void> {
     await this.liveKey();
     await Promise.all(Array.from({ length: this.opts.lanes }, () => this.lane(batchId)));
+    this.interrupted.delete(batchId);
     await this.settle(batchId);
+  }
+
+  /**
+   * Stops this process's lanes on a batch between two rows (pause, cancel): the rows they claimed
+   * and did not start go back to the queue. Other processes notice at their next claim.
+   */
+  interrupt(batchId: number): void {
+    if (this.active.has(batchId)) this.interrupted.add(batchId);
   }
 
   private async lane(batchId: number): Promise<void> {
     let errors = 0;
-    while (!this.stopped) {
+    let msPerRow: number | null = null;
+    while (!this.stopped && !this.interrupted.has(batchId)) {
       if (!this.liveness) {
         try {
           await this.liveKey();
@@ -244,14 +268,29 @@ export class BatchRunner {
           return;
         }
       }
-      const rows = await this.claim(batchId, this.opts.claim ?? CLAIM_ROWS);
+      const n =
+        this.opts.claim ??
+        (msPerRow === null
+          ? CLAIM_ROWS.first
+          : Math.max(
+              CLAIM_ROWS.min,
+              Math.min(CLAIM_ROWS.max, Math.floor(CLAIM_TARGET_MS / Math.max(msPerRow, 0.1))),
+            ));
+      const rows = await this.claim(batchId, n);
       if (rows.length === 0) return;
       const done: { row: ClaimedRow; outcome: RowOutcome }[] = [];
+      const started = performance.now();
       try {
         for (const row of rows) {
+          if (this.stopped || this.interrupted.has(batchId)) break;
           done.push({ row, outcome: await issueBatchRow(this.app, row) });
         }
         await this.finish(done);
+        await this.release(rows.slice(done.length));
+        if (done.length > 0) {
+          const ms = (performance.now() - started) / done.length;
+          msPerRow = msPerRow === null ? ms : 0.7 * msPerRow + 0.3 * ms;
+        }
         errors = 0;
       } catch (err) {
         // the database or the process is going away: record what was issued, give the rest back
@@ -292,7 +331,7 @@ export class BatchRunner {
     return res.rows.map((row) => ({ ...row, worker: key })).sort((a, b) => a.seq - b.seq);
   }
 
-  /** Records the outcomes of claimed rows (one statement), and marks their invoices as batch-made. */
+  /** Records the outcomes of claimed rows, in one statement. */
   private async finish(done: readonly { row: ClaimedRow; outcome: RowOutcome }[]): Promise<void> {
     if (done.length === 0) return;
     const first = done[0]!.row;
@@ -314,10 +353,6 @@ export class BatchRunner {
         select * from jsonb_to_recordset(${outcomes}::jsonb) as o(seq int, worker int, status text,
           invoice_id bigint, invoice_code text, invoice_no text, issued_at timestamptz, error_code text,
           error_message text)
-      ), inv as (
-        update invoices i set source = 'batch'
-        from o where i.id = o.invoice_id and i.client_id = ${first.client_id} and i.source = 'online'
-        returning i.id
       )
       update batch_rows r set status = o.status, worker = null, invoice_id = o.invoice_id,
         invoice_code = o.invoice_code, invoice_no = o.invoice_no, issued_at = o.issued_at,
@@ -326,17 +361,32 @@ export class BatchRunner {
       where r.batch_id = ${first.batch_id} and r.seq = o.seq and r.worker = o.worker and r.status = 'issuing'`);
   }
 
+  /** Gives claimed rows back: to the queue, or skipped when the batch was cancelled meanwhile. */
   private async release(rows: readonly ClaimedRow[]): Promise<void> {
     if (rows.length === 0) return;
     const first = rows[0]!;
     await this.app.db.execute(sql`
-      update batch_rows set status = 'pending', worker = null, updated_at = now()
-      where batch_id = ${first.batch_id} and seq = any(${`{${rows.map((r) => r.seq).join(',')}}`}::int[])
-        and worker = ${first.worker} and status = 'issuing'`);
+      update batch_rows r set worker = null, updated_at = now(),
+        status = case when b.status = 'cancelled' then 'skipped' else 'pending' end,
+        error_code = case when b.status = 'cancelled' then 'cancelled' end,
+        error_message = case when b.status = 'cancelled' then '批次已取消' end
+      from batches b
+      where b.id = r.batch_id and r.batch_id = ${first.batch_id}
+        and r.seq = any(${`{${rows.map((r) => r.seq).join(',')}}`}::int[])
+        and r.worker = ${first.worker} and r.status = 'issuing'`);
   }
 
-  /** After the lanes stop: pause for an expired bookkeeping service, or close a finished batch. */
+  /**
+   * After the lanes stop: the batch's invoices are marked as made by a batch (one set-based
+   * statement, not one more write per invoice), then the batch pauses for an expired bookkeeping
+   * service or closes when nothing is left.
+   */
   private async settle(batchId: number): Promise<void> {
+    await this.app.db.execute(sql`
+      update invoices i set source = 'batch'
+      from batch_rows r
+      where r.batch_id = ${batchId} and r.status = 'issued' and i.id = r.invoice_id
+        and i.client_id = r.client_id and i.source = 'online'`);
     await this.app.db.execute(sql`
       update batches b set status = 'paused', pause_reason = 'bookkeeping', updated_at = now()
       from clients c join orgs o on o.id = c.org_id
