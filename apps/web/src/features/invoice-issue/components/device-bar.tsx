@@ -1,6 +1,5 @@
 import {
   formatMoney,
-  type InvoiceType,
   type SpecificBusinessCode,
   type SpecificBusinessDef,
   type TaxEquipment,
