@@ -549,7 +549,9 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
 
   describe('access', () => {
     it('answers 17001 for a batch of another business, and the summary view cannot upload', async () => {
-      const dr = (await send(await file(1))).json.data;
+      const sent = await send(await file(1));
+      expect(sent.json.code, JSON.stringify(sent.json)).toBe(0);
+      const dr = sent.json.data;
       const other = await call(
         t.app,
         'GET',

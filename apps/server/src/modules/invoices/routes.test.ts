@@ -470,6 +470,31 @@ describe('POST /v3/online-invoicing/blue', () => {
       onInvoiceIssued.delete(bad);
     }
   });
+
+  it('counts a use of the buyer’s saved title once the invoice is issued (autocomplete order)', async () => {
+    const name = '杭州西溪数据服务有限公司';
+    await t.db.execute(sql`
+      insert into buyer_titles (client_id, title_type, name, tax_code)
+      values (${ids.software}, 2, ${name}, ${BUYER_TAX_CODE})
+      on conflict (client_id, name) do update set use_count = 0`);
+    const uses = async () =>
+      (
+        await t.db.execute<{ use_count: number }>(
+          sql`select use_count from buyer_titles where client_id = ${ids.software} and name = ${name}`,
+        )
+      ).rows[0]!.use_count;
+    expect((await f.issue(payload(ids.digital))).json.code).toBe(0);
+    expect((await f.issue(payload(ids.digital))).json.code).toBe(0);
+    await drainInvoiceHooks();
+    expect(await uses()).toBe(2);
+    // a refused invoice counts nothing; nor does a buyer without a saved title
+    const over = await f.issue(payload(ids.digital, { info: { total_price_with_tax: '1.00' } }));
+    expect(over.json.code).not.toBe(0);
+    const other = await f.issue(payload(ids.digital, { buyer: { name: '未保存的购买方有限公司' } }));
+    expect(other.json.code).toBe(0);
+    await drainInvoiceHooks();
+    expect(await uses()).toBe(2);
+  });
 });
 
 describe('special businesses (domain.md §4)', () => {

@@ -16,7 +16,9 @@ import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
 import { readUpload, sendXlsx } from '../../lib/xlsx.ts';
 import { INVOICING_MENUS } from '../goods/routes.ts';
+import { onInvoiceIssued } from '../invoices/hooks.ts';
 import { exportTitles, importTitles, titleTemplate } from './excel.ts';
+import { countTitleUse } from './issued-hook.ts';
 import * as repo from './repo.ts';
 import * as service from './service.ts';
 
@@ -28,6 +30,8 @@ const exportQuerySchema = z.object({ keyword: z.string().trim().max(100).default
 
 /** Buyer titles (购方抬头): `/v3/client-title/*` and the tax-code lookup, scoped to the business. */
 export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
+  // the same function every time: the Set keeps one entry however many apps a process builds
+  onInvoiceIssued.add(countTitleUse);
   await app.register(multipart);
 
   app.get(
