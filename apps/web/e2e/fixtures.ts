@@ -143,6 +143,9 @@ export async function readSmsCode(
 export async function screenshot(page: Page, name: string): Promise<string> {
   await fs.mkdir(SHOTS_DIR, { recursive: true });
   const file = path.join(SHOTS_DIR, `${name}.png`);
+  // from the top: a full-page capture of a scrolled page paints the fixed header and side menu
+  // where the scroll left them, across the content
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   return file;
 }

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import {
   ADMIN,
@@ -8,6 +10,7 @@ import {
   HOTEL,
   loginAs,
   openFromMenu,
+  SHOTS_DIR,
   screenshot,
   settle,
   submitLogin,
@@ -33,12 +36,29 @@ async function waitForSmsResend(request: APIRequestContext, mobile: string) {
 /** An option of the dropdown that is open (closed ones stay in the page, hidden). */
 const option = (page: Page, text: string) => page.getByText(text, { exact: true }).filter({ visible: true });
 
+/** 开票张数 on the statistics page (this month by default), after a refresh. */
+async function statCount(page: Page): Promise<number> {
+  // the page's own 刷新 (the tab bar's icon-only one has no text)
+  const refresh = page.locator('button', { hasText: '刷新' });
+  await refresh.click();
+  const value = page
+    .locator('.ant-statistic')
+    .filter({ hasText: '开票张数' })
+    .locator('.ant-statistic-content-value');
+  await expect(value).toHaveText(/^\d[\d,]*$/);
+  await expect(refresh).not.toHaveClass(/ant-btn-loading/);
+  return Number((await value.textContent())!.replaceAll(',', ''));
+}
+
 test.describe('single invoice (/invoice/online)', () => {
   test('a clerk issues an invoice with two lines and a discount line and downloads its PDF', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     await loginAs(page, CLERK.account);
+    // what the statistics page counts before this invoice
+    await openFromMenu(page, /\/query\/invoice-stat$/, '开票统计', '查询统计');
+    const countBefore = await statCount(page);
     await openFromMenu(page, /\/invoice\/online$/, '单张开票', '开票管理');
     await expect(page.getByRole('heading', { name: '单张开票', level: 1 })).toBeVisible();
 
@@ -117,6 +137,45 @@ test.describe('single invoice (/invoice/online)', () => {
     const bytes = await fs.readFile(file);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     expect(bytes.length).toBeGreaterThan(10_000);
+    // its text holds the buyer, the number and the amount (poppler's pdftotext reads the embedded CJK font)
+    const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    expect(text).toContain(BUYER);
+    expect(text).toContain(invoiceNo);
+    expect(text).toContain('肆万肆仟圆整');
+    // and a picture of it to look at
+    execFileSync('pdftoppm', [
+      '-png',
+      '-r',
+      '80',
+      '-singlefile',
+      file,
+      path.join(SHOTS_DIR, 'invoice-issue-pdf'),
+    ]);
+
+    // the library finds it by the buyer's name
+    await openFromMenu(page, /\/query\/invoice$/, '发票明细', '查询统计');
+    await page.getByLabel('购买方').fill('数澜网络');
+    await page.getByLabel('购买方').press('Enter');
+    const row = page.getByRole('row').filter({ hasText: invoiceNo });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText(BUYER);
+    await expect(row).toContainText('44,000.00');
+    // antd's own texts are Chinese too (the zh_CN locale reaches the tables)
+    await expect(page.getByText('10 条/页')).toBeVisible();
+    await screenshot(page, 'invoice-library');
+    // and its detail holds the lines and the issue event
+    await row.getByText(invoiceNo).click();
+    const drawer = page.getByRole('dialog').filter({ hasText: '发票详情' });
+    await expect(drawer.getByText(`发票号码 ${invoiceNo}`)).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // the statistics page counts it
+    await openFromMenu(page, /\/query\/invoice-stat$/, '开票统计', '查询统计');
+    await expect.poll(() => statCount(page), { timeout: 20_000 }).toBe(countBefore + 1);
+    await screenshot(page, 'invoice-stat');
+
+    // back to the result on the issuing tab
+    await openFromMenu(page, /\/invoice\/online$/, '单张开票', '开票管理');
 
     // 继续开票: a fresh form on the same device
     await page.getByRole('button', { name: /继续开票/ }).click();

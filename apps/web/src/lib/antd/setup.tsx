@@ -1,5 +1,6 @@
 import { ConfigProvider, unstableSetRender } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
+// the ES module: the CommonJS one reached the bundle as a namespace, and tables fell back to English
+import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { createRoot, type Root } from 'react-dom/client';

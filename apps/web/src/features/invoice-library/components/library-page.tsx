@@ -12,7 +12,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Button, InputNumber, Space, Typography } from 'antd';
 import { useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { createExport, listInvoices, permittedStoresQuery } from '../api.ts';
@@ -53,9 +53,18 @@ const amountCell = (v: string) => (
 export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
   const action = useRef<ActionType>(null);
   const navigate = useNavigate();
+  // links into the library (e.g. from the issuing result): ?invoice_no=…&buyer=…&invoice_id=…
+  const [params] = useSearchParams();
+  const [initial] = useState<LibraryForm>(() => ({
+    invoice_no: params.get('invoice_no') ?? undefined,
+    buyer: params.get('buyer') ?? undefined,
+  }));
   const summary = useSessionStore((s) => s.store?.client_store_id === SUMMARY_STORE_ID);
   const stores = useQuery({ ...permittedStoresQuery(), enabled: summary });
-  const [detailId, setDetailId] = useState<number | null>(null);
+  const [detailId, setDetailId] = useState<number | null>(() => {
+    const id = Number(params.get('invoice_id'));
+    return Number.isSafeInteger(id) && id > 0 ? id : null;
+  });
   const [selected, setSelected] = useState<number[]>([]);
   const [filter, setFilter] = useState<InvoiceFilter>({});
   const [total, setTotal] = useState(0);
@@ -231,7 +240,7 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
           defaultCollapsed: false,
           span: { xs: 24, sm: 12, md: 8, lg: 8, xl: 6, xxl: 6 },
         }}
-        form={{ syncToUrl: false }}
+        form={{ syncToUrl: false, initialValues: initial }}
         options={{ reload: true, density: false, setting: false }}
         pagination={{
           defaultPageSize: PAGE_SIZES[0],

@@ -19,11 +19,14 @@ echarts.use([
 
 export type ChartOption = Record<string, unknown>;
 
+/** Under automation (screenshots, end-to-end tests) charts draw at once instead of growing. */
+const ANIMATE = typeof navigator === 'undefined' || !navigator.webdriver;
+
 export function Chart({ option, style }: { option: ChartOption; style?: CSSProperties }) {
   return (
     <ReactEChartsCore
       echarts={echarts}
-      option={option}
+      option={ANIMATE ? option : { ...option, animation: false }}
       notMerge
       lazyUpdate
       style={{ height: 320, ...style }}
