@@ -1,4 +1,5 @@
 export * from './constants/menu.ts';
+export * from './constants/real-name.ts';
 export * from './errors/codes.ts';
 export * from './errors/messages.ts';
 export * from './money/index.ts';
@@ -9,6 +10,7 @@ export * from './schemas/documents.ts';
 export * from './schemas/goods.ts';
 export * from './schemas/invoice.ts';
 export * from './schemas/query.ts';
+export * from './schemas/real-name.ts';
 export * from './schemas/session.ts';
 export * from './schemas/specific-business.ts';
 export * from './schemas/titles.ts';

@@ -110,6 +110,20 @@ export const BATCH_CODE = {
   NOTHING_TO_RETRY: 17013,
 } as const;
 
+/** Real-name authentication and the sandbox bureau's limits (22001–22099). */
+export const REALNAME_CODE = {
+  DEVICE_NOT_FOUND: 22001,
+  NOT_APPLICABLE: 22002,
+  SMS_TOO_FREQUENT: 22003,
+  SMS_DAILY_CAP: 22004,
+  BAD_SMS_CODE: 22005,
+  QR_TOO_FREQUENT: 22006,
+  QR_DAILY_CAP: 22007,
+  QR_EXPIRED: 22008,
+  NO_PENDING_QR: 22009,
+  SMS_NOT_SENT: 22010,
+} as const;
+
 export const DEV_CODE = {
   DEV_ONLY: 19001,
 } as const;

@@ -8,6 +8,7 @@ import {
   DOC_CODE,
   INVOICE_CODE,
   QUERY_CODE,
+  REALNAME_CODE,
   SESSION_CODE,
 } from './codes.ts';
 
@@ -92,6 +93,16 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [BATCH_CODE.BOOKKEEPING_EXPIRED]: MSG.GRAY_BOOKKEEPING,
   [BATCH_CODE.QUOTA_INSUFFICIENT]: '本月剩余发票额度或库存不足以开具本批发票，请调整后再开票',
   [BATCH_CODE.NOTHING_TO_RETRY]: '该批次没有开具失败的发票',
+  [REALNAME_CODE.DEVICE_NOT_FOUND]: '税控设备不存在或不属于当前企业',
+  [REALNAME_CODE.NOT_APPLICABLE]: '该设备无需进行实名认证',
+  [REALNAME_CODE.SMS_TOO_FREQUENT]: '验证码发送过于频繁，请120秒后再试',
+  [REALNAME_CODE.SMS_DAILY_CAP]: '该手机号今日接收验证码次数已达上限（20次），请明天再试',
+  [REALNAME_CODE.BAD_SMS_CODE]: '短信验证码错误或已失效，请重新获取',
+  [REALNAME_CODE.QR_TOO_FREQUENT]: '获取二维码过于频繁，每分钟最多获取1次，请稍后再试',
+  [REALNAME_CODE.QR_DAILY_CAP]: '今日获取二维码次数已达上限（20次），请明天再试',
+  [REALNAME_CODE.QR_EXPIRED]: '二维码已过期，请刷新后重新扫码',
+  [REALNAME_CODE.NO_PENDING_QR]: '当前没有待扫码认证的二维码',
+  [REALNAME_CODE.SMS_NOT_SENT]: '请先获取短信验证码',
   [DEV_CODE.DEV_ONLY]: '生产环境不提供该接口',
 };
 

@@ -40,4 +40,14 @@ export const MSG = {
   CONTACT_US_TIP: '关注公众号，回复“0”转人工客服',
   SMS_RETRY: (seconds: number) => `${seconds}s后重试`,
   GET_SMS_CODE: '获取短信验证码',
+  // spec §2, §4 real-name dialog (English in the spec)
+  REAL_NAME_TITLE_LOGIN: '登录',
+  REAL_NAME_TITLE_AUTH: '认证',
+  REAL_NAME_RETRY: (seconds: number) => `${seconds} s后重试`,
+  REAL_NAME_ALREADY_LOGGED_IN: '已登录，无需重复登录',
+  REAL_NAME_APP: (authType: number) => (authType === 0 ? '税务APP' : '个人所得税APP'),
+  REAL_NAME_QR_TIP: (app: string) => `请使用${app}扫描二维码进行实名认证`,
+  REAL_NAME_QR_EXPIRED: '二维码已过期，点击刷新',
+  REAL_NAME_APP_RELOGIN: '请重新登录APP后再进行操作',
+  REAL_NAME_HINT: '当前税号未登录电子税务局，请手动获取验证码；获取二维码需要几分钟时间，请耐心等待。',
 } as const;

@@ -2,6 +2,7 @@ export * from './batches.ts';
 export * from './catalog.ts';
 export * from './channel.ts';
 export * from './invoicing.ts';
+export * from './realname.ts';
 export * from './reporting.ts';
 export * from './security.ts';
 export * from './tenancy.ts';
