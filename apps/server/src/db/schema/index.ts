@@ -3,6 +3,7 @@ export * from './catalog.ts';
 export * from './channel.ts';
 export * from './invoicing.ts';
 export * from './realname.ts';
+export * from './red-forms.ts';
 export * from './reporting.ts';
 export * from './security.ts';
 export * from './tenancy.ts';
