@@ -10,6 +10,7 @@ export * from './schemas/documents.ts';
 export * from './schemas/goods.ts';
 export * from './schemas/invoice.ts';
 export * from './schemas/query.ts';
+export * from './schemas/scan.ts';
 export * from './schemas/real-name.ts';
 export * from './schemas/session.ts';
 export * from './schemas/specific-business.ts';

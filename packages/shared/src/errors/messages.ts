@@ -103,6 +103,18 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [REALNAME_CODE.QR_EXPIRED]: '二维码已过期，请刷新后重新扫码',
   [REALNAME_CODE.NO_PENDING_QR]: '当前没有待扫码认证的二维码',
   [REALNAME_CODE.SMS_NOT_SENT]: '请先获取短信验证码',
+  [SCAN_CODE.CODE_NOT_FOUND]: '二维码不存在或已失效，请联系商家',
+  [SCAN_CODE.CODE_DISABLED]: '该二维码已停用，请联系商家',
+  [SCAN_CODE.CODE_EXPIRED]: '开票码已过有效期，请联系商家重新获取',
+  [SCAN_CODE.ORDER_SUBMITTED]: '该订单已提交开票申请，请勿重复提交',
+  [SCAN_CODE.ORDER_NO_DUPLICATE]: '订单号已存在，请更换订单号',
+  [SCAN_CODE.REQUEST_NOT_FOUND]: '开票申请不存在',
+  [SCAN_CODE.ALREADY_HANDLED]: '该开票申请已被处理，请刷新后查看',
+  [SCAN_CODE.ITEMS_REQUIRED]: '请先补全开票项目和金额',
+  [SCAN_CODE.NO_DEVICE]: '门店没有可开具该票种的开票设备，请先在扫码开票设置中选择设备',
+  [SCAN_CODE.NOT_ISSUED]: '发票尚未开具，暂无发票文件',
+  [SCAN_CODE.SERVICE_PAUSED]: '商家暂停了扫码开票，请联系商家',
+  [SCAN_CODE.STORE_CODE_FIXED]: '门店码不能停用，可停用收银台码和订单码',
   [DEV_CODE.DEV_ONLY]: '生产环境不提供该接口',
 };
 

@@ -5,6 +5,7 @@ export * from './invoicing.ts';
 export * from './realname.ts';
 export * from './red-forms.ts';
 export * from './reporting.ts';
+export * from './scan.ts';
 export * from './security.ts';
 export * from './tenancy.ts';
 export * from './users.ts';
