@@ -9,6 +9,7 @@ import {
   INVOICE_CODE,
   QUERY_CODE,
   REALNAME_CODE,
+  SCAN_CODE,
   SESSION_CODE,
 } from './codes.ts';
 
