@@ -16,6 +16,7 @@ import { documentsModule } from './modules/documents/index.ts';
 import { goodsRoutes } from './modules/goods/routes.ts';
 import { invoicingModule } from './modules/invoices/index.ts';
 import { queryRoutes } from './modules/query/routes.ts';
+import { scanModule } from './modules/scan/index.ts';
 import { AccessService } from './modules/session/access.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
 import { statsRoutes } from './modules/stats/routes.ts';
@@ -77,6 +78,7 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(titleRoutes);
   await app.register(invoicingModule);
   await app.register(batchesModule);
+  await app.register(scanModule);
   await app.register(documentsModule);
   await app.register(queryRoutes);
   await app.register(statsRoutes);

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { type InvoiceIssuedHook, onInvoiceIssued } from '../invoices/hooks.ts';
+import { scanPublicRoutes } from './public-routes.ts';
+import { scanRoutes } from './routes.ts';
+import { markIssued } from './service.ts';
+
+/** An invoice issued later (reconciliation of an unknown outcome) moves its scan request on. */
+const settleScanRequest: InvoiceIssuedHook = async (app, invoiceId) => markIssued(app, invoiceId);
+
+/**
+ * Scan-to-invoice and the audit queue (domain.md §8.1): QR codes per store, counter and order, the
+ * buyer's public page calls, the clerk's queue. Issuing goes through the invoices module's service.
+ */
+export const scanModule = fp(async (app: FastifyInstance) => {
+  onInvoiceIssued.add(settleScanRequest);
+  await app.register(scanRoutes);
+  await app.register(scanPublicRoutes);
+});

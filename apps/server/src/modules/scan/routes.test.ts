@@ -1,0 +1,362 @@
+import { CODE, SCAN_CODE, SCAN_MSG, SESSION_CODE, TITLE_MSG } from '@kaipiao/shared';
+import { and, eq, like, sql } from 'drizzle-orm';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, call } from '../../../test/helper.ts';
+import { invoices, outbox, scanCodes, scanRequests } from '../../db/schema/index.ts';
+import { drainInvoiceHooks } from '../invoices/hooks.ts';
+import { BUYER_TAX_CODE, type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
+
+const item = (amount: string, extra: Record<string, unknown> = {}) => ({
+  name: '餐饮服务',
+  short_name: '餐饮服务',
+  tax_class_code: '3070401000000000000',
+  tax_rate: '0.06',
+  amount_with_tax: amount,
+  ...extra,
+});
+
+const buyer = (token: string, extra: Record<string, unknown> = {}) => ({
+  token,
+  title_type: 2,
+  name: '杭州西溪数据服务有限公司',
+  tax_code: BUYER_TAX_CODE,
+  email: 'buyer@example.com',
+  mobile: '13900000001',
+  ...extra,
+});
+
+describe('scan-to-invoice and the audit queue', () => {
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let f: Fixture;
+  let ids: Fixture['ids'];
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    f = await invoicingFixture(t.app, t.db);
+    ids = f.ids;
+  });
+
+  // every inject call comes from one IP: the public per-IP limits start afresh per test
+  beforeEach(async () => {
+    await t.db.execute(sql`delete from rate_counters where key like 'scan:%'`);
+  });
+
+  const console_ = (
+    method: 'GET' | 'POST',
+    path: string,
+    opts: { body?: unknown; token?: string; clientId?: number; sid?: number; query?: string } = {},
+  ) =>
+    call(
+      t.app,
+      method,
+      `${path}?${f.scope(opts.clientId ?? ids.software, opts.sid ?? ids.hq)}${opts.query ? `&${opts.query}` : ''}`,
+      { token: opts.token ?? f.admin, body: opts.body },
+    );
+  const pub = (method: 'GET' | 'POST', path: string, body?: unknown) => call(t.app, method, path, { body });
+
+  const settings = (mode: 'audit' | 'immediate', o: { clientId?: number; sid?: number } = {}) =>
+    console_('POST', '/v3/scan-code/settings', { ...o, body: { mode, device_id: null, invoice_type: '82' } });
+  const order = async (body: Record<string, unknown>, o: { clientId?: number; sid?: number } = {}) => {
+    const res = await console_('POST', '/v3/scan-code/create-order', { ...o, body });
+    expect(res.json.code, res.json.message).toBe(0);
+    return res.json.data as { id: number; token: string; order_no: string; amount: string };
+  };
+  const storeCode = async (o: { clientId?: number; sid?: number } = {}) => {
+    const res = await console_('GET', '/v3/scan-code/list', { ...o, query: 'kind=static' });
+    expect(res.json.code, res.json.message).toBe(0);
+    return res.json.data.list.find((c: { kind: string }) => c.kind === 'store') as {
+      id: number;
+      token: string;
+    };
+  };
+  const requestOf = async (requestToken: string) =>
+    (await t.db.select().from(scanRequests).where(eq(scanRequests.token, requestToken)))[0]!;
+  const invoicesOfSerial = (serialNo: string) =>
+    t.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.clientId, ids.software), eq(invoices.serialNo, serialNo)));
+
+  it('gives each store one static code with an unguessable token, and a PNG of the buyer URL', async () => {
+    const a = await storeCode();
+    const b = await storeCode();
+    expect(a.id).toBe(b.id);
+    expect(a.token).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const img = await t.app.inject({
+      method: 'GET',
+      url: `/v3/scan-code/image?${f.scope(ids.software, ids.hq)}&id=${a.id}&download=1`,
+      headers: { 'access-token': f.admin },
+    });
+    expect(img.headers['content-type']).toBe('image/png');
+    expect(img.headers['content-disposition']).toMatch(/^attachment;/);
+    expect(img.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    const counter = await console_('POST', '/v3/scan-code/create-counter', { body: { name: '1号收银台' } });
+    expect(counter.json.data).toMatchObject({ kind: 'counter', name: '1号收银台', status: 'active' });
+    const pc = await pub('GET', `/v3/scan/code?token=${counter.json.data.token}`);
+    expect(pc.json.data).toMatchObject({
+      seller_name: '杭州云栈软件科技有限公司',
+      kind: 'counter',
+      point_name: '文三路总部 · 1号收银台',
+      expired: false,
+    });
+    // the public answer carries no ids of the tenant
+    expect(JSON.stringify(pc.json.data)).not.toMatch(/client_id|store_id|"id"/);
+  });
+
+  it('refuses bad buyer input with the spec messages', async () => {
+    const code = await storeCode();
+    const badSum = `${BUYER_TAX_CODE.slice(0, 17)}${BUYER_TAX_CODE.endsWith('0') ? '1' : '0'}`;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ tax_code: badSum }, TITLE_MSG.TAX_CODE_CHECKSUM],
+      [{ tax_code: '12345' }, TITLE_MSG.TAX_CODE_FORMAT],
+      [{ tax_code: '' }, TITLE_MSG.TAX_CODE_REQUIRED],
+      [{ email: '', mobile: '' }, SCAN_MSG.CONTACT_REQUIRED],
+      [{ mobile: '2390000000' }, TITLE_MSG.MOBILE_FORMAT],
+      [{ email: 'not-mail' }, TITLE_MSG.EMAIL_FORMAT],
+      [{ name: '' }, TITLE_MSG.NAME_REQUIRED],
+      [{ title_type: 1, name: '王', tax_code: '' }, TITLE_MSG.NAME_PERSONAL_MIN],
+      [{ amount: '12.345' }, SCAN_MSG.AMOUNT_FORMAT],
+    ];
+    for (const [extra, message] of cases) {
+      const res = await pub('POST', '/v3/scan/submit', buyer(code.token, extra));
+      expect(res.json, JSON.stringify(extra)).toMatchObject({ code: CODE.VALIDATION, message });
+    }
+    // a personal title needs no tax code
+    const ok = await pub(
+      'POST',
+      '/v3/scan/submit',
+      buyer(code.token, { title_type: 1, name: '王小明', tax_code: '' }),
+    );
+    expect(ok.json.code).toBe(0);
+    expect(ok.json.data.status).toBe('pending');
+    const unknown = await pub('POST', '/v3/scan/submit', buyer('x'.repeat(24)));
+    expect(unknown.json.code).toBe(SCAN_CODE.CODE_NOT_FOUND);
+  });
+
+  it('issues an order at once in immediate mode, and queues it in audit mode', async () => {
+    expect((await settings('immediate')).json.data.mode).toBe('immediate');
+    const now = await order({ items: [item('212.00'), item('100.00', { name: '酒水' })] });
+    expect(now.amount).toBe('312.00');
+    const res = await pub('POST', '/v3/scan/submit', buyer(now.token));
+    expect(res.json.code, res.json.message).toBe(0);
+    expect(res.json.data.status).toBe('issued');
+    const r = await requestOf(res.json.data.request_token);
+    expect(r.serialNo).toBe(`SCAN-O${String(now.id).padStart(6, '0')}`);
+    const [inv] = await invoicesOfSerial(r.serialNo!);
+    expect(inv).toMatchObject({
+      status: 'issued',
+      source: 'scan',
+      totalWithTax: '312.00',
+      buyerTaxCode: BUYER_TAX_CODE,
+    });
+    expect(inv!.remark).toContain(now.order_no);
+
+    const status = await pub('GET', `/v3/scan/request?token=${res.json.data.request_token}`);
+    expect(status.json.data).toMatchObject({
+      status: 'issued',
+      status_text: '发票已开具',
+      invoice: { invoice_no: inv!.invoiceNo, total_price_with_tax: '312.00' },
+      mobile: '139****0001',
+    });
+    const pdf = await t.app.inject({
+      method: 'GET',
+      url: `/v3/scan/download?token=${res.json.data.request_token}`,
+    });
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    await drainInvoiceHooks();
+
+    // BJ keeps the default: audit
+    const queued = await order({ items: [item('50.00')] }, { sid: ids.bj });
+    const q = await pub('POST', '/v3/scan/submit', buyer(queued.token));
+    expect(q.json.data.status).toBe('pending');
+    const qr = await requestOf(q.json.data.request_token);
+    expect(qr.serialNo).toBeNull();
+    const list = await console_('GET', '/v3/scan-audit/list', { sid: ids.bj, query: 'status=pending' });
+    expect(list.json.data.list.map((x: { id: number }) => x.id)).toContain(Number(qr.id));
+    const pending = await pub('GET', `/v3/scan/request?token=${q.json.data.request_token}`);
+    expect(pending.json.data).toMatchObject({ status: 'pending', invoice: null });
+    await settings('audit');
+  });
+
+  it('static-code requests wait for goods; two clerks approving at once make one invoice', async () => {
+    const code = await storeCode();
+    const sub = await pub('POST', '/v3/scan/submit', buyer(code.token, { amount: '88.00' }));
+    const req = await requestOf(sub.json.data.request_token);
+    const id = Number(req.id);
+    // nothing to issue until the clerk states the goods
+    const bare = await console_('POST', '/v3/scan-audit/approve', { body: { id } });
+    expect(bare.json.code).toBe(SCAN_CODE.ITEMS_REQUIRED);
+
+    const approve = (token: string) =>
+      console_('POST', '/v3/scan-audit/approve', { token, body: { id, items: [item('88.00')] } });
+    const [a, b] = await Promise.all([approve(f.admin), approve(f.clerk)]);
+    const codes = [a.json.code, b.json.code].sort();
+    expect(codes).toEqual([0, SCAN_CODE.ALREADY_HANDLED].sort());
+    const winner = a.json.code === 0 ? a : b;
+    expect(winner.json.data.status).toBe('issued');
+    expect(winner.json.data.request).toMatchObject({ status: 'issued', amount: '88.00' });
+    const issued = await invoicesOfSerial(`SCAN-R${String(id).padStart(6, '0')}`);
+    expect(issued).toHaveLength(1);
+    // and once more, later: handled
+    expect((await approve(f.admin)).json.code).toBe(SCAN_CODE.ALREADY_HANDLED);
+    expect(await invoicesOfSerial(`SCAN-R${String(id).padStart(6, '0')}`)).toHaveLength(1);
+    await drainInvoiceHooks();
+  });
+
+  it('one order yields at most one invoice, however often it is submitted', async () => {
+    const o = await order({ items: [item('66.00')] });
+    const [x, y] = await Promise.all([
+      pub('POST', '/v3/scan/submit', buyer(o.token)),
+      pub('POST', '/v3/scan/submit', buyer(o.token, { name: '另一家公司' })),
+    ]);
+    const ok = [x, y].filter((r) => r.json.code === 0);
+    const refused = [x, y].filter((r) => r.json.code === SCAN_CODE.ORDER_SUBMITTED);
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    // the refusal hands back the order's status page (the receipt is the buyer's ticket)
+    expect(refused[0]!.json.data.request_token).toBe(ok[0]!.json.data.request_token);
+    const again = await pub('POST', '/v3/scan/submit', buyer(o.token));
+    expect(again.json.code).toBe(SCAN_CODE.ORDER_SUBMITTED);
+    const rows = await t.db.select().from(scanRequests).where(eq(scanRequests.codeId, o.id));
+    expect(rows).toHaveLength(1);
+
+    const id = Number(rows[0]!.id);
+    const bulk = await console_('POST', '/v3/scan-audit/bulk-approve', { body: { ids: [id, id] } });
+    expect(bulk.json.data.issued).toBe(1);
+    expect(bulk.json.data.failed).toEqual([{ id, message: '该开票申请已被处理，请刷新后查看' }]);
+    expect(await invoicesOfSerial(`SCAN-O${String(o.id).padStart(6, '0')}`)).toHaveLength(1);
+    const code = await pub('GET', `/v3/scan/code?token=${o.token}`);
+    expect(code.json.data.request_token).toBe(rows[0]!.token);
+    await drainInvoiceHooks();
+  });
+
+  it('tells the buyer why a request was rejected, on the page and by SMS and e-mail', async () => {
+    const code = await storeCode();
+    const sub = await pub(
+      'POST',
+      '/v3/scan/submit',
+      buyer(code.token, { mobile: '13900000077', email: 'r@example.com' }),
+    );
+    const req = await requestOf(sub.json.data.request_token);
+    const empty = await console_('POST', '/v3/scan-audit/reject', {
+      body: { id: Number(req.id), reason: ' ' },
+    });
+    expect(empty.json).toMatchObject({ code: CODE.VALIDATION, message: SCAN_MSG.REASON_REQUIRED });
+    const res = await console_('POST', '/v3/scan-audit/reject', {
+      token: f.clerk,
+      body: { id: Number(req.id), reason: '未查询到该笔消费记录' },
+    });
+    expect(res.json.data).toMatchObject({ status: 'rejected', reviewed_by_name: '开票员小王' });
+    const page = await pub('GET', `/v3/scan/request?token=${sub.json.data.request_token}`);
+    expect(page.json.data).toMatchObject({
+      status: 'rejected',
+      status_text: '商家已拒绝本次开票申请',
+      reject_reason: '未查询到该笔消费记录',
+      invoice: null,
+    });
+    // a rejected request cannot be approved afterwards
+    const late = await console_('POST', '/v3/scan-audit/approve', {
+      body: { id: Number(req.id), items: [item('1.00')] },
+    });
+    expect(late.json.code).toBe(SCAN_CODE.ALREADY_HANDLED);
+    await expect
+      .poll(async () =>
+        (await t.db.select().from(outbox).where(like(outbox.content, '%未查询到该笔消费记录%'))).map(
+          (m) => `${m.channel}:${m.recipient}`,
+        ),
+      )
+      .toEqual(expect.arrayContaining(['sms:13900000077', 'email:r@example.com']));
+  });
+
+  it("refuses another tenant's or another store's request", async () => {
+    // the hotel's request
+    const hotelCode = await storeCode({ clientId: ids.hotel, sid: ids.bs });
+    const sub = await pub('POST', '/v3/scan/submit', buyer(hotelCode.token));
+    const req = await requestOf(sub.json.data.request_token);
+    const id = Number(req.id);
+    // the software company's admin view does not find it
+    for (const [method, path, body, query] of [
+      ['POST', '/v3/scan-audit/approve', { id, items: [item('10.00')] }, ''],
+      ['POST', '/v3/scan-audit/reject', { id, reason: '不是我的' }, ''],
+      ['GET', '/v3/scan-audit/detail', undefined, `id=${id}`],
+    ] as const) {
+      const res = await console_(method, path, { body, query });
+      expect(res.json.code, path).toBe(SCAN_CODE.REQUEST_NOT_FOUND);
+    }
+    const list = await console_('GET', '/v3/scan-audit/list', { sid: -1, query: 'status=' });
+    expect(list.json.data.list.map((x: { id: number }) => x.id)).not.toContain(id);
+    const img = await console_('GET', '/v3/scan-code/image', { query: `id=${hotelCode.id}` });
+    expect(img.json.code).toBe(SCAN_CODE.CODE_NOT_FOUND);
+    // the clerk has no access to the hotel at all
+    const clerk = await console_('POST', '/v3/scan-audit/approve', {
+      token: f.clerk,
+      clientId: ids.hotel,
+      sid: ids.bs,
+      body: { id, items: [item('10.00')] },
+    });
+    expect(clerk.json.code).toBe(SESSION_CODE.CLIENT_NOT_PERMITTED);
+    // the clerk's scope is HQ: a BJ request of the same business is not theirs
+    const bj = await storeCode({ sid: ids.bj });
+    const bjSub = await pub('POST', '/v3/scan/submit', buyer(bj.token));
+    const bjReq = await requestOf(bjSub.json.data.request_token);
+    const other = await console_('POST', '/v3/scan-audit/reject', {
+      token: f.clerk,
+      body: { id: Number(bjReq.id), reason: '越权' },
+    });
+    expect(other.json.code).toBe(SCAN_CODE.REQUEST_NOT_FOUND);
+    // the hotel's admin sees it, with the hotel stay of an order
+    const stay = { room_no: '8208', guest_name: '李四', check_in: '2026-11-20', check_out: '2026-11-22' };
+    const ho = await order(
+      { items: [item('980.00', { name: '住宿服务' })], hotel_stay: stay },
+      { clientId: ids.hotel, sid: ids.bs },
+    );
+    const hs = await pub('POST', '/v3/scan/submit', buyer(ho.token));
+    const hr = await requestOf(hs.json.data.request_token);
+    const detail = await console_('GET', '/v3/scan-audit/detail', {
+      clientId: ids.hotel,
+      sid: ids.bs,
+      query: `id=${hr.id}`,
+    });
+    expect(detail.json.data).toMatchObject({ hotel_stay: stay, amount: '980.00', code_kind: 'order' });
+  });
+
+  it('refuses an expired order code', async () => {
+    const o = await order({ items: [item('20.00')], valid_minutes: 5 });
+    await t.db
+      .update(scanCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(scanCodes.id, o.id));
+    const code = await pub('GET', `/v3/scan/code?token=${o.token}`);
+    expect(code.json.data.expired).toBe(true);
+    const res = await pub('POST', '/v3/scan/submit', buyer(o.token));
+    expect(res.json).toMatchObject({
+      code: SCAN_CODE.CODE_EXPIRED,
+      message: '开票码已过有效期，请联系商家重新获取',
+    });
+    expect(await t.db.select().from(scanRequests).where(eq(scanRequests.codeId, o.id))).toHaveLength(0);
+  });
+
+  it('looks titles up by name or tax code for live codes only, rate-limited per IP', async () => {
+    const code = await storeCode();
+    const byName = await pub(
+      'GET',
+      `/v3/scan/title-search?token=${code.token}&keyword=${encodeURIComponent('云栈')}`,
+    );
+    expect(byName.json.data).toEqual([{ name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KXXXX1A' }]);
+    const byCode = await pub('GET', `/v3/scan/title-search?token=${code.token}&keyword=91330102MA`);
+    expect(byCode.json.data.map((x: { name: string }) => x.name)).toEqual(['杭州西湖畔酒店管理有限公司']);
+    const noCode = await pub(
+      'GET',
+      `/v3/scan/title-search?token=${'y'.repeat(24)}&keyword=${encodeURIComponent('云栈')}`,
+    );
+    expect(noCode.json.code).toBe(SCAN_CODE.CODE_NOT_FOUND);
+    let last = 0;
+    for (let i = 0; i < 30; i++) {
+      last = (
+        await pub('GET', `/v3/scan/title-search?token=${code.token}&keyword=${encodeURIComponent('酒店')}`)
+      ).json.code;
+    }
+    expect(last).toBe(CODE.RATE_LIMITED);
+  });
+});

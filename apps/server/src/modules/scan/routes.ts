@@ -1,0 +1,164 @@
+import {
+  approveBodySchema,
+  bulkApproveBodySchema,
+  bulkApproveResultSchema,
+  createCounterBodySchema,
+  createOrderBodySchema,
+  rejectBodySchema,
+  SCAN_CODE,
+  scanCodeIdSchema,
+  scanCodeImageQuerySchema,
+  scanCodeListQuerySchema,
+  scanCodeSchema,
+  scanRequestListQuerySchema,
+  scanRequestSchema,
+  scanRequestStatusSchema,
+  scanSettingsBodySchema,
+  scanSettingsSchema,
+} from '@kaipiao/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.ts';
+import { ok, reply200 } from '../../lib/envelope.ts';
+import * as service from './service.ts';
+
+/** The QR pages (spec §2 /invoice/qrcode, /hotel/invoice/qrcode; hotel order codes from /hotel/invoice/order). */
+export const QR_MENUS = ['/invoice/qrcode', '/hotel/invoice/qrcode', '/hotel/invoice/order'] as const;
+/** The audit queue (spec §2 /invoice/audit, /hotel/invoice/audit and its hidden goods page). */
+export const AUDIT_MENUS = ['/invoice/audit', '/hotel/invoice/audit', '/hotel/invoice/audit/goods'] as const;
+
+const pageOf = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item), total: z.number() });
+
+const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+const storeActor = (req: FastifyRequest) => ({
+  clientId: req.access!.clientId,
+  storeId: req.sid!,
+  userId: req.session?.userId ?? null,
+});
+const actor = (req: FastifyRequest): service.Actor => ({
+  clientId: req.access!.clientId,
+  storeIds: req.access!.storeIds,
+  userId: req.session?.userId ?? null,
+});
+
+/** Console side of scan-to-invoice: settings, codes (PNG), the audit queue. */
+export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
+  const qr = { menu: QR_MENUS, store: 'specific' as const };
+  const audit = { menu: AUDIT_MENUS };
+
+  app.get(
+    '/v3/scan-code/settings',
+    { config: qr, schema: { response: reply200(scanSettingsSchema) } },
+    async (req) => ok(await service.getSettings(app.db, req.access!.clientId, req.sid!)),
+  );
+
+  app.post(
+    '/v3/scan-code/settings',
+    { config: qr, schema: { body: scanSettingsBodySchema, response: reply200(scanSettingsSchema) } },
+    async (req) => ok(await service.saveSettings(app.db, storeActor(req), req.body)),
+  );
+
+  app.get(
+    '/v3/scan-code/list',
+    {
+      config: qr,
+      schema: { querystring: scanCodeListQuerySchema, response: reply200(pageOf(scanCodeSchema)) },
+    },
+    async (req) => ok(await service.listCodes(app.db, storeActor(req), req.query)),
+  );
+
+  app.post(
+    '/v3/scan-code/create-counter',
+    { config: qr, schema: { body: createCounterBodySchema, response: reply200(scanCodeSchema) } },
+    async (req) => ok(await service.createCounter(app.db, storeActor(req), req.body.name)),
+  );
+
+  app.post(
+    '/v3/scan-code/create-order',
+    { config: qr, schema: { body: createOrderBodySchema, response: reply200(scanCodeSchema) } },
+    async (req) => ok(await service.createOrder(app.db, storeActor(req), req.body)),
+  );
+
+  app.post(
+    '/v3/scan-code/disable',
+    { config: { menu: QR_MENUS }, schema: { body: scanCodeIdSchema, response: reply200(scanCodeSchema) } },
+    async (req) => ok(await service.disableCode(app.db, actor(req), req.body.id)),
+  );
+
+  // the printable / downloadable QR: a PNG of the buyer's URL
+  app.get(
+    '/v3/scan-code/image',
+    { config: { menu: QR_MENUS }, schema: { querystring: scanCodeImageQuerySchema } },
+    async (req, reply) => {
+      const access = req.access!;
+      const code = await service.findCode(app.db, access.clientId, req.query.id);
+      if (!code || (access.storeIds !== null && !access.storeIds.has(code.store_id))) {
+        throw new AppError(SCAN_CODE.CODE_NOT_FOUND);
+      }
+      const png = await service.codePng(origin(req), code.token);
+      const label =
+        code.kind === 'order'
+          ? `订单码_${code.order_no}`
+          : `${code.store_name}${code.name ? `_${code.name}` : ''}`;
+      const fileName = `扫码开票_${label}.png`;
+      return reply
+        .header('content-type', 'image/png')
+        .header(
+          'content-disposition',
+          `${req.query.download === '1' ? 'attachment' : 'inline'}; filename="scan_${code.id}.png"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+        )
+        .header('cache-control', 'private, no-store')
+        .send(png);
+    },
+  );
+
+  app.get(
+    '/v3/scan-audit/list',
+    {
+      config: audit,
+      schema: { querystring: scanRequestListQuerySchema, response: reply200(pageOf(scanRequestSchema)) },
+    },
+    async (req) =>
+      ok(
+        await service.listRequests(
+          app.db,
+          { clientId: req.access!.clientId, storeIds: req.access!.storeIds, sid: req.sid ?? -1 },
+          req.query,
+        ),
+      ),
+  );
+
+  app.get(
+    '/v3/scan-audit/detail',
+    { config: audit, schema: { querystring: scanCodeIdSchema, response: reply200(scanRequestSchema) } },
+    async (req) => ok(await service.requestDetail(app.db, actor(req), req.query.id)),
+  );
+
+  app.post(
+    '/v3/scan-audit/approve',
+    {
+      config: audit,
+      schema: {
+        body: approveBodySchema,
+        response: reply200(z.object({ status: scanRequestStatusSchema, request: scanRequestSchema })),
+      },
+    },
+    async (req) => {
+      const status = await service.approveRequest(app, actor(req), req.body);
+      return ok({ status, request: await service.requestDetail(app.db, actor(req), req.body.id) });
+    },
+  );
+
+  app.post(
+    '/v3/scan-audit/bulk-approve',
+    { config: audit, schema: { body: bulkApproveBodySchema, response: reply200(bulkApproveResultSchema) } },
+    async (req) => ok(await service.bulkApprove(app, actor(req), req.body.ids)),
+  );
+
+  app.post(
+    '/v3/scan-audit/reject',
+    { config: audit, schema: { body: rejectBodySchema, response: reply200(scanRequestSchema) } },
+    async (req) => ok(await service.rejectRequest(app, actor(req), req.body)),
+  );
+};
