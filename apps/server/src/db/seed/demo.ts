@@ -16,6 +16,7 @@ import {
 import { seedDemoCatalog } from './catalog.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seedDemoDevices } from './devices.ts';
+import { seedDemoScan } from './scan.ts';
 
 export const DEMO = {
   password: 'Kaipiao@2026',
@@ -55,6 +56,7 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
     await seedDemoDevices(db, DEMO);
     if (history) await seedDemoHistory(db, DEMO);
     await seedDemoCatalog(db, DEMO);
+    await seedDemoScan(db, DEMO, { requests: history });
     return false;
   }
   await db.transaction(async (tx) => {
@@ -145,5 +147,6 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
   await seedDemoDevices(db, DEMO);
   if (history) await seedDemoHistory(db, DEMO);
   await seedDemoCatalog(db, DEMO);
+  await seedDemoScan(db, DEMO, { requests: history });
   return true;
 }

@@ -1,8 +1,9 @@
 import { CODE, SCAN_CODE, SCAN_MSG, SESSION_CODE, TITLE_MSG } from '@kaipiao/shared';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, call } from '../../../test/helper.ts';
-import { invoices, outbox, scanCodes, scanRequests } from '../../db/schema/index.ts';
+import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
+import { invoices, outbox, scanCodes, scanRequests, scanSettings } from '../../db/schema/index.ts';
+import { seedDemoScan } from '../../db/seed/scan.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
 import { BUYER_TAX_CODE, type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 
@@ -166,7 +167,8 @@ describe('scan-to-invoice and the audit queue', () => {
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     await drainInvoiceHooks();
 
-    // BJ keeps the default: audit
+    // BJ in audit mode
+    await settings('audit', { sid: ids.bj });
     const queued = await order({ items: [item('50.00')] }, { sid: ids.bj });
     const q = await pub('POST', '/v3/scan/submit', buyer(queued.token));
     expect(q.json.data.status).toBe('pending');
@@ -308,7 +310,7 @@ describe('scan-to-invoice and the audit queue', () => {
     // the hotel's admin sees it, with the hotel stay of an order
     const stay = { room_no: '8208', guest_name: '李四', check_in: '2026-11-20', check_out: '2026-11-22' };
     const ho = await order(
-      { items: [item('980.00', { name: '住宿服务' })], hotel_stay: stay },
+      { items: [item('980.00', { name: '住宿服务', tax_rate: '0.01' })], hotel_stay: stay },
       { clientId: ids.hotel, sid: ids.bs },
     );
     const hs = await pub('POST', '/v3/scan/submit', buyer(ho.token));
@@ -358,5 +360,32 @@ describe('scan-to-invoice and the audit queue', () => {
       ).json.code;
     }
     expect(last).toBe(CODE.RATE_LIMITED);
+  });
+  it('seeds static codes and modes always, and queued requests with the demo history', async () => {
+    const modes = await t.db.select().from(scanSettings);
+    expect(modes.find((m) => m.storeId === ids.bs)?.mode).toBe('audit');
+    expect(modes.find((m) => m.storeId === ids.lj)?.mode).toBe('immediate');
+    const before = await t.db.select().from(scanRequests).where(like(scanRequests.orderNo, '%DEMO%'));
+    expect(before).toHaveLength(0);
+    await t.db.execute(sql`delete from scan_requests`);
+    await seedDemoScan(t.db, DEMO, { requests: true });
+    await seedDemoScan(t.db, DEMO, { requests: true });
+    const queued = await t.db.select().from(scanRequests);
+    expect(queued.filter((r) => r.clientId === ids.software && r.status === 'pending')).toHaveLength(3);
+    const hotel = queued.filter((r) => r.clientId === ids.hotel);
+    expect(hotel).toHaveLength(2);
+    expect(hotel[0]!.hotelStay).toMatchObject({
+      room_no: expect.any(String),
+      guest_name: expect.any(String),
+    });
+    // a seeded hotel order is approved as it is
+    const res = await console_('POST', '/v3/scan-audit/approve', {
+      clientId: ids.hotel,
+      sid: ids.bs,
+      body: { id: Number(hotel[0]!.id) },
+    });
+    expect(res.json.code, res.json.message).toBe(0);
+    expect(res.json.data.status).toBe('issued');
+    await drainInvoiceHooks();
   });
 });
