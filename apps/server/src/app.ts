@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Env } from './config/env.ts';
@@ -16,6 +17,8 @@ import { documentsModule } from './modules/documents/index.ts';
 import { goodsRoutes } from './modules/goods/routes.ts';
 import { invoicingModule } from './modules/invoices/index.ts';
 import { queryRoutes } from './modules/query/routes.ts';
+import { realNameModule } from './modules/realname/index.ts';
+import { redInfoModule } from './modules/red-info/index.ts';
 import { scanModule } from './modules/scan/index.ts';
 import { AccessService } from './modules/session/access.ts';
 import { sessionRoutes } from './modules/session/routes.ts';
@@ -65,6 +68,7 @@ export async function buildApp(opts: BuildOptions) {
 
   await app.register(errorsPlugin);
   await app.register(cookie);
+  await app.register(websocket);
   await app.register(authPlugin);
   await app.register(invalidationPlugin);
   await app.register(bossPlugin);
@@ -78,10 +82,12 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(titleRoutes);
   await app.register(invoicingModule);
   await app.register(batchesModule);
+  await app.register(redInfoModule);
   await app.register(scanModule);
   await app.register(documentsModule);
   await app.register(queryRoutes);
   await app.register(statsRoutes);
+  await app.register(realNameModule);
   if (!opts.env.isProduction) await app.register(devRoutes);
 
   // The built console: static assets, and index.html for every client-side route.

@@ -45,13 +45,13 @@ export const realNameInfoSchema = z.object({
 export type RealNameInfo = z.infer<typeof realNameInfoSchema>;
 
 /** POST /v3/equipment/jc-get-qr-code (initiative QR request) */
-export const qrCodeBodySchema = z.object(deviceRef);
-export const qrCodeResponseSchema = z.object({
+export const jcQrCodeBodySchema = z.object(deviceRef);
+export const jcQrCodeResponseSchema = z.object({
   qrCode: z.string(),
   authStatus: z.number(),
   authType: z.number(),
 });
-export type QrCodeResponse = z.infer<typeof qrCodeResponseSchema>;
+export type JcQrCodeResponse = z.infer<typeof jcQrCodeResponseSchema>;
 
 /** POST /v3/equipment/get-sms-tax-station | get-sms-autonomous-tax-station */
 export const realNameSmsBodySchema = z.object(deviceRef);

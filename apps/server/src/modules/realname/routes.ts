@@ -1,0 +1,71 @@
+import {
+  CODE,
+  deviceAuthCheckSchema,
+  jcQrCodeBodySchema,
+  jcQrCodeResponseSchema,
+  REAL_NAME_CALLS,
+  realNameInfoSchema,
+  realNameSmsBodySchema,
+  realNameSmsLoginBodySchema,
+  realNameSmsLoginResponseSchema,
+  realNameSmsResponseSchema,
+  realPersonAuthQuerySchema,
+  scopeQuerySchema,
+} from '@kaipiao/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../lib/app-error.ts';
+import { ok, reply200 } from '../../lib/envelope.ts';
+import type { RealNameService } from './service.ts';
+
+/** The business the call acts for (the auth plugin checked client_id against the session). */
+function clientOf(req: FastifyRequest): number {
+  if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
+  return req.access.clientId;
+}
+
+const LOGGED_IN = '当前账号已登录';
+
+/** spec §7 equipment calls of the real-name dialog, and our device-authorisation check. */
+export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      REAL_NAME_CALLS.realPersonAuth.path,
+      { schema: { querystring: realPersonAuthQuerySchema, response: reply200(realNameInfoSchema) } },
+      async (req) =>
+        ok(await service.info(clientOf(req), req.query.device_id, req.query.judge_invoice_status === 1)),
+    );
+
+    app.post(
+      REAL_NAME_CALLS.qrCode.path,
+      { schema: { body: jcQrCodeBodySchema, response: reply200(jcQrCodeResponseSchema) } },
+      async (req) => ok(await service.qrCode(clientOf(req), req.body.device_id)),
+    );
+
+    // the two SMS variants (spec §7, chosen by ele_tax_login_type) reach the same sandbox bureau
+    for (const call of [REAL_NAME_CALLS.smsTaxStation, REAL_NAME_CALLS.smsAutonomous]) {
+      app.post(
+        call.path,
+        { schema: { body: realNameSmsBodySchema, response: reply200(realNameSmsResponseSchema) } },
+        async (req) => {
+          const r = await service.sendSms(clientOf(req), req.body.device_id);
+          return ok(r, r.logged_in ? LOGGED_IN : '短信验证码已发送');
+        },
+      );
+    }
+    for (const call of [REAL_NAME_CALLS.smsLoginTaxStation, REAL_NAME_CALLS.smsLoginAutonomous]) {
+      app.post(
+        call.path,
+        { schema: { body: realNameSmsLoginBodySchema, response: reply200(realNameSmsLoginResponseSchema) } },
+        async (req) =>
+          ok(await service.smsLogin(clientOf(req), req.body.device_id, req.body.sms_code), '登录成功'),
+      );
+    }
+
+    app.get(
+      '/v3/real-name/check-auth',
+      { schema: { querystring: scopeQuerySchema, response: reply200(deviceAuthCheckSchema) } },
+      async (req) => ok(await service.check(clientOf(req))),
+    );
+  };
+}
