@@ -12,6 +12,7 @@ export * from './schemas/invoice.ts';
 export * from './schemas/query.ts';
 export * from './schemas/scan.ts';
 export * from './schemas/real-name.ts';
+export * from './schemas/red-info.ts';
 export * from './schemas/session.ts';
 export * from './schemas/specific-business.ts';
 export * from './schemas/titles.ts';

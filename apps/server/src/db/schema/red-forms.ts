@@ -56,9 +56,7 @@ export const redForms = pgTable(
   (t) => [
     index('red_forms_client_created_idx').on(t.clientId, t.createdAt.desc(), t.id.desc()),
     index('red_forms_blue_idx').on(t.blueInvoiceId),
-    index('red_forms_pending_expiry_idx')
-      .on(t.expiresAt)
-      .where(sql`${t.state} in ('02', '03')`),
+    index('red_forms_pending_expiry_idx').on(t.expiresAt).where(sql`${t.state} in ('02', '03')`),
   ],
 );
 

@@ -232,7 +232,7 @@ async function current(app: FastifyInstance, clientId: number, id: number): Prom
   return toIssueResult(row);
 }
 
-type ChannelCall = {
+export type ChannelCall = {
   id: number;
   clientId: number;
   userId: number | null;
@@ -247,7 +247,7 @@ type ChannelCall = {
  * Sends the invoice to the channel; the outcome is recorded on the invoice inside the channel's
  * transaction. Null when the invoice had moved on (nothing was issued for this call).
  */
-async function callChannel(app: FastifyInstance, c: ChannelCall): Promise<ChannelOutcome | null> {
+export async function callChannel(app: FastifyInstance, c: ChannelCall): Promise<ChannelOutcome | null> {
   const record: RecordOutcome = async (tx, outcome) => {
     let ok: boolean;
     if (outcome.status === 'issued') {

@@ -1,0 +1,45 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { SandboxRedBureau } from '../../channels/red-bureau.ts';
+import { onInvoiceIssued } from '../invoices/hooks.ts';
+import { redDevRoutes } from './dev-routes.ts';
+import { expirePending } from './repo.ts';
+import { redInfoRoutes } from './routes.ts';
+import { settleBlue } from './service.ts';
+
+/** Every five minutes a worker voids 确认单 left unconfirmed for 72 hours (07). */
+export const RED_EXPIRE_JOB = 'red-info.expire';
+
+/** Issued hook: a red invoice settled by reconciliation reddens its blue invoice too (idempotent). */
+async function settleReconciledRed(app: FastifyInstance, invoiceId: number): Promise<void> {
+  const res = await app.db.execute<{ original_invoice_id: number | string | null }>(
+    sql`select original_invoice_id from invoices where id = ${invoiceId} and direction = 'red'`,
+  );
+  const blue = res.rows[0]?.original_invoice_id;
+  if (blue !== undefined && blue !== null) await settleBlue(app, Number(blue), null);
+}
+
+/**
+ * Red-letter invoices and voiding (domain.md §3): forms, red invoices through the issuing path,
+ * the 72-hour expiry (checked at query time and swept by a job), sandbox counterparty controls.
+ */
+export const redInfoModule = fp(async (app: FastifyInstance) => {
+  if (!app.hasDecorator('redBureau')) app.decorate('redBureau', new SandboxRedBureau());
+  await app.register(redInfoRoutes);
+  if (!app.env.isProduction) await app.register(redDevRoutes);
+  onInvoiceIssued.add(settleReconciledRed);
+
+  app.jobs.define(RED_EXPIRE_JOB, async () => {
+    const n = await expirePending(app.db);
+    if (n > 0) app.log.info({ expired: n }, 'red forms expired');
+  });
+  if (app.jobs.worker) {
+    app.addHook('onReady', async () => {
+      app.jobs
+        .started()
+        .then(() => app.boss.schedule(RED_EXPIRE_JOB, '*/5 * * * *'))
+        .catch((err: unknown) => app.log.error({ err }, 'red form expiry schedule failed'));
+    });
+  }
+});

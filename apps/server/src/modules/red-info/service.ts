@@ -1,0 +1,514 @@
+import {
+  allowedRedReasons,
+  dec,
+  fixed,
+  INVOICE_TYPES,
+  RED_CODE,
+  RED_CONFIRM_HOURS,
+  RED_FORM_KINDS,
+  type RedApplyRequest,
+  type RedBlueInfo,
+  type RedForm,
+  type RedLine,
+  redApplyRequestSchema,
+  redFormKindOf,
+  trimmed,
+  voidRefusal,
+} from '@kaipiao/shared';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { type DbOrTx, isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
+import type { RedBureau } from '../../channels/red-bureau.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { runInvoiceIssuedHooks } from '../invoices/hooks.ts';
+import { transition } from '../invoices/repo.ts';
+import { callChannel } from '../invoices/service.ts';
+import { isoOf } from '../query/scope.ts';
+import { buildRedLines, remainingOf, totalsOf } from './lines.ts';
+import {
+  type BlueRow,
+  blueLines,
+  expirePending,
+  type FormRow,
+  findBlue,
+  getFormView,
+  hasReservingForm,
+  insertForm,
+  lockForm,
+  moveForm,
+  pendingFormOf,
+  type RedScope,
+  redInvoiceSums,
+  takenByLine,
+} from './repo.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the bureau's side of red forms and voids (sandbox until a real channel is configured) */
+    redBureau: RedBureau;
+  }
+}
+
+export type RedActor = RedScope & { userId: number | null };
+
+const blueView = (b: BlueRow): RedBlueInfo['blue'] => ({
+  invoice_id: Number(b.id),
+  invoice_type: b.invoice_type,
+  invoice_type_name: INVOICE_TYPES[b.invoice_type as keyof typeof INVOICE_TYPES] ?? b.invoice_type,
+  invoice_code: b.invoice_code,
+  invoice_no: b.invoice_no,
+  issued_at: isoOf(b.issued_at),
+  status: b.status,
+  red_status: b.red_status,
+  total_amount: fixed(b.total_amount),
+  total_tax: fixed(b.total_tax),
+  total_with_tax: fixed(b.total_with_tax),
+  buyer_name: b.buyer_name,
+  buyer_tax_code: b.buyer_tax_code,
+  seller_name: b.seller_name,
+  seller_tax_code: b.seller_tax_code,
+});
+
+async function mustView(app: FastifyInstance, scope: RedScope, formId: number): Promise<RedForm> {
+  const v = await getFormView(app.db, scope, formId);
+  if (!v) throw new AppError(RED_CODE.FORM_NOT_FOUND);
+  return v;
+}
+
+function assertRedable(b: BlueRow | null): asserts b is BlueRow {
+  if (!b) throw new AppError(RED_CODE.BLUE_NOT_FOUND);
+  if (b.direction !== 'blue' || b.status !== 'issued') throw new AppError(RED_CODE.BLUE_NOT_ISSUED);
+  if (b.red_status === 'full') throw new AppError(RED_CODE.BLUE_FULLY_REDDENED);
+}
+
+/** POST /v3/red-info/blue-info: the blue invoice with what each line has left to reverse. */
+export async function blueInfo(
+  app: FastifyInstance,
+  scope: RedScope,
+  invoiceId: number,
+): Promise<RedBlueInfo> {
+  await expirePending(app.db, scope.clientId);
+  const b = await findBlue(app.db, scope, invoiceId);
+  assertRedable(b);
+  const [lines, taken, pending, used] = await Promise.all([
+    blueLines(app.db, scope.clientId, invoiceId),
+    takenByLine(app.db, scope.clientId, invoiceId),
+    pendingFormOf(app.db, scope.clientId, invoiceId),
+    app.redBureau.buyerUsed(app.db, { clientId: scope.clientId, invoiceId }),
+  ]);
+  let amount = dec(b.total_amount);
+  let tax = dec(b.total_tax);
+  for (const t of taken.values()) {
+    amount = amount.minus(t.amount);
+    tax = tax.minus(t.tax);
+  }
+  const kind = redFormKindOf(b.invoice_type);
+  return {
+    blue: blueView(b),
+    kind,
+    kind_name: RED_FORM_KINDS[kind],
+    lines: lines.map((l) => {
+      const r = remainingOf(l, taken.get(l.line_no));
+      return {
+        line_no: l.line_no,
+        line_kind: l.line_kind,
+        tax_class_code: l.tax_class_code,
+        full_name: l.full_name,
+        spec: l.spec,
+        unit: l.unit,
+        quantity: l.quantity === null ? null : trimmed(l.quantity),
+        unit_price: l.unit_price === null ? null : trimmed(l.unit_price),
+        unit_price_with_tax: l.unit_price_with_tax === null ? null : trimmed(l.unit_price_with_tax),
+        amount: fixed(l.amount),
+        tax_rate: l.tax_rate,
+        tax_amount: fixed(l.tax_amount),
+        amount_with_tax: fixed(l.amount_with_tax),
+        remaining_quantity: r.quantity === null ? null : trimmed(r.quantity),
+        remaining_amount: fixed(r.amount),
+        remaining_tax: fixed(r.tax),
+        remaining_with_tax: fixed(r.withTax),
+      };
+    }),
+    remaining_amount: fixed(amount),
+    remaining_tax: fixed(tax),
+    remaining_with_tax: fixed(amount.plus(tax)),
+    reasons: allowedRedReasons(lines.map((l) => l.tax_class_code)),
+    has_discount: lines.some((l) => l.line_kind !== 0),
+    needs_confirmation: kind === 'confirm' && used,
+    pending_form_id: pending,
+  };
+}
+
+/**
+ * Raises a red form (domain.md §3.3) in one transaction that locks the blue invoice: a pending
+ * 确认单 locks it against a second form; the red lines are checked against what each line and the
+ * whole invoice have left (other forms that still reserve, earlier reds), so two concurrent
+ * requests cannot overdraw it. 数电: the seller's form needs no confirmation (01) unless the buyer
+ * has used the invoice (02, 72 hours); a buyer's form (inbound, sandbox) waits for us (03).
+ * Older 专票: a 信息表 the bureau approves with its number; older 普票: no form (direct).
+ * A form that is confirmed at once is issued at once (确认即开票).
+ */
+export async function applyRed(
+  app: FastifyInstance,
+  actor: RedActor,
+  input: RedApplyRequest,
+  initiator: 'seller' | 'buyer' = 'seller',
+): Promise<RedForm> {
+  const req = redApplyRequestSchema.parse(input);
+  await expirePending(app.db, actor.clientId);
+  const formId = await app.db.transaction(async (tx) => {
+    const b = await findBlue(tx, actor, req.invoice_id, true);
+    assertRedable(b);
+    const blueId = Number(b.id);
+    if ((await pendingFormOf(tx, actor.clientId, blueId)) !== null) {
+      throw new AppError(RED_CODE.PENDING_FORM_EXISTS);
+    }
+    const [lines, taken] = await Promise.all([
+      blueLines(tx, actor.clientId, blueId),
+      takenByLine(tx, actor.clientId, blueId),
+    ]);
+    const reasons = allowedRedReasons(lines.map((l) => l.tax_class_code));
+    if (!reasons.includes(req.reason)) {
+      throw new AppError(req.reason === '03' ? RED_CODE.REASON_GOODS_ONLY : RED_CODE.REASON_SERVICE_ONLY);
+    }
+    const redLines = buildRedLines(lines, taken, {
+      reason: req.reason,
+      full: req.full,
+      lines: req.lines,
+      untouched: taken.size === 0,
+    });
+    const totals = totalsOf(redLines);
+    // whole-invoice guard: what the lines have left may exceed what the invoice has left when
+    // earlier reds were rounded per invoice
+    let leftWithTax = dec(b.total_with_tax);
+    for (const t of taken.values()) leftWithTax = leftWithTax.minus(t.withTax);
+    if (dec(totals.withTax).neg().greaterThan(leftWithTax)) {
+      throw new AppError(
+        RED_CODE.OVER_REMAINING,
+        `红冲金额超过蓝字发票的可红冲余额（剩余价税合计 ${fixed(leftWithTax)} 元）`,
+      );
+    }
+    const kind = redFormKindOf(b.invoice_type);
+    let state: string;
+    if (kind !== 'confirm') state = 'approved';
+    else if (initiator === 'buyer') state = '03';
+    else
+      state = (await app.redBureau.buyerUsed(tx, { clientId: actor.clientId, invoiceId: blueId }))
+        ? '02'
+        : '01';
+    const area = await tx.execute<{ area_code: string }>(
+      sql`select area_code from tax_devices where id = ${b.device_id}`,
+    );
+    return insertForm(tx, {
+      clientId: actor.clientId,
+      storeId: b.store_id,
+      deviceId: b.device_id,
+      blueInvoiceId: blueId,
+      kind,
+      initiator,
+      reason: req.reason,
+      full: req.full,
+      state,
+      totals,
+      lines: redLines,
+      remark: req.remark,
+      expiresInHours: state === '02' || state === '03' ? RED_CONFIRM_HOURS : null,
+      createdBy: initiator === 'seller' ? actor.userId : null,
+      formNo: (id) =>
+        app.redBureau.formNo({ kind, formId: id, areaCode: area.rows[0]?.area_code ?? '33', at: new Date() }),
+    });
+  });
+  const view = await mustView(app, actor, formId);
+  // 数电 (01: no confirmation needed) and 普票 reversals without a form are issued at once
+  if (view.state === '01' || view.kind === 'direct') return issueRedForm(app, actor, formId);
+  return view;
+}
+
+/** Why a form in `state` cannot take an action: expired forms say so. */
+function stateError(state: string): AppError {
+  return new AppError(state === '07' ? RED_CODE.EXPIRED : RED_CODE.BAD_STATE);
+}
+
+/** The seller confirms (04, then issues) or rejects (06) a form the buyer raised (03). */
+export async function decideInbound(
+  app: FastifyInstance,
+  actor: RedActor,
+  formId: number,
+  decision: 'confirm' | 'reject',
+): Promise<RedForm> {
+  await expirePending(app.db, actor.clientId);
+  await app.db.transaction(async (tx) => {
+    const f = await lockForm(tx, actor, formId);
+    if (!f) throw new AppError(RED_CODE.FORM_NOT_FOUND);
+    if (f.state !== '03') throw stateError(f.state);
+    await moveForm(tx, formId, ['03'], decision === 'confirm' ? '04' : '06');
+  });
+  if (decision === 'confirm') return issueRedForm(app, actor, formId);
+  return mustView(app, actor, formId);
+}
+
+/**
+ * The initiator withdraws a pending form (08); a confirmed form whose red invoice is not issued
+ * is revoked after confirmation (09); a 信息表 / direct reversal not yet issued is revoked.
+ */
+export async function revokeForm(app: FastifyInstance, actor: RedActor, formId: number): Promise<RedForm> {
+  await expirePending(app.db, actor.clientId);
+  await app.db.transaction(async (tx) => {
+    const f = await lockForm(tx, actor, formId);
+    if (!f) throw new AppError(RED_CODE.FORM_NOT_FOUND);
+    if (f.state === '03') throw new AppError(RED_CODE.NOT_INITIATOR);
+    if (f.state === '02') {
+      await moveForm(tx, formId, ['02'], '08');
+      return;
+    }
+    if (!['01', '04', 'approved'].includes(f.state)) throw stateError(f.state);
+    if (!(await redOpen(tx, f))) throw new AppError(RED_CODE.ALREADY_ISSUED);
+    await moveForm(tx, formId, [f.state], f.state === 'approved' ? 'revoked' : '09');
+  });
+  return mustView(app, actor, formId);
+}
+
+/** The form has no red invoice, or only a failed one (which may be retried or abandoned). */
+async function redOpen(tx: DbOrTx, f: FormRow): Promise<boolean> {
+  if (f.red_invoice_id === null) return true;
+  const r = await tx.execute<{ status: string }>(
+    sql`select status from invoices where id = ${f.red_invoice_id}`,
+  );
+  return r.rows[0]?.status === 'failed';
+}
+
+/** 被红冲蓝字发票 reference printed in the red invoice's remark (domain.md §3.2, §3.3). */
+function redRemark(kind: string, formNo: string, blue: { invoice_code: string; invoice_no: string | null }) {
+  if (kind === 'confirm')
+    return `被红冲蓝字数电发票号码：${blue.invoice_no ?? ''} 红字发票信息确认单编号：${formNo}`;
+  if (kind === 'info_sheet') return `开具红字增值税专用发票信息表编号${formNo}`;
+  return `对应正数发票代码:${blue.invoice_code}号码:${blue.invoice_no ?? ''}`;
+}
+
+/**
+ * Issues the red invoice of a confirmed / approved form through the issuing path (the invoices
+ * module's channel call; serial `RF<form id>`, so a form has at most one red invoice). The insert
+ * locks the blue invoice and re-checks that issued and in-flight reds plus this one stay within it.
+ * When issued, the blue invoice becomes partially or fully reddened (`settleBlue`).
+ */
+export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId: number): Promise<RedForm> {
+  const prepared = await app.db.transaction(async (tx) => {
+    const f = await lockForm(tx, actor, formId);
+    if (!f) throw new AppError(RED_CODE.FORM_NOT_FOUND);
+    if (!['01', '04', 'approved'].includes(f.state)) throw stateError(f.state);
+    const b = await findBlue(
+      tx,
+      { clientId: actor.clientId, storeIds: null },
+      Number(f.blue_invoice_id),
+      true,
+    );
+    if (b?.direction !== 'blue' || b.status !== 'issued') throw new AppError(RED_CODE.BLUE_NOT_ISSUED);
+    const sums = await redInvoiceSums(tx, actor.clientId, Number(b.id));
+    if (f.red_invoice_id !== null) {
+      const r = await tx.execute<{ status: string; serial_no: string }>(
+        sql`select status, serial_no from invoices where id = ${f.red_invoice_id}`,
+      );
+      if (r.rows[0]?.status !== 'failed') throw new AppError(RED_CODE.ALREADY_ISSUED);
+      // retry: the failed red no longer counts; check the rest plus this one again
+      if (sums.consuming.plus(f.total_with_tax).neg().greaterThan(b.total_with_tax)) {
+        throw new AppError(RED_CODE.OVER_REMAINING);
+      }
+      const claimed = await transition(tx, {
+        id: Number(f.red_invoice_id),
+        from: ['failed'],
+        set: sql`status = 'issuing', error_code = null, error_message = null`,
+        event: 'issuing',
+        userId: actor.userId,
+        detail: { retry: true, red_form_id: formId },
+      });
+      if (!claimed) throw new AppError(RED_CODE.ALREADY_ISSUED);
+      return { f, b, redId: Number(f.red_invoice_id), serialNo: r.rows[0]!.serial_no };
+    }
+    if (sums.consuming.plus(f.total_with_tax).neg().greaterThan(b.total_with_tax)) {
+      throw new AppError(RED_CODE.OVER_REMAINING);
+    }
+    const serialNo = `RF${formId}`;
+    const redId = await insertRedInvoice(tx, {
+      form: f,
+      blueId: Number(b.id),
+      serialNo,
+      remark: redRemark(f.kind, f.form_no, b),
+      userId: actor.userId,
+    });
+    await tx.execute(
+      sql`update red_forms set red_invoice_id = ${redId}, updated_at = now() where id = ${formId}`,
+    );
+    return { f, b, redId, serialNo };
+  });
+
+  const { f, b, redId, serialNo } = prepared;
+  // quota (domain.md §3.3): a same-month 数电 red restores it, except 销售折让; otherwise no effect
+  const sameMonth =
+    b.issued_at !== null && shanghaiParts(new Date(b.issued_at)).month === shanghaiParts(new Date()).month;
+  const quotaAmount =
+    isDigitalType(b.invoice_type) && sameMonth && f.reason !== '04' ? fixed(f.total_amount) : '0.00';
+  const outcome = await callChannel(app, {
+    id: redId,
+    clientId: actor.clientId,
+    userId: actor.userId,
+    deviceId: b.device_id,
+    serialNo,
+    invoiceType: b.invoice_type,
+    totalAmount: quotaAmount,
+    totalWithTax: fixed(f.total_with_tax),
+  });
+  if (outcome?.status === 'issued') {
+    await settleBlue(app, Number(b.id), actor.userId);
+    runInvoiceIssuedHooks(app, redId, { sendEmail: false });
+  }
+  return mustView(app, actor, formId);
+}
+
+async function insertRedInvoice(
+  tx: DbOrTx,
+  q: { form: FormRow; blueId: number; serialNo: string; remark: string; userId: number | null },
+): Promise<number> {
+  const f = q.form;
+  const lines: RedLine[] = f.lines;
+  const res = await tx.execute<{ id: number | string }>(sql`
+    insert into invoices (
+      client_id, store_id, device_id, serial_no, request_hash, source, invoice_type, direction, status,
+      buyer_title_type, buyer_name, buyer_tax_code, buyer_address, buyer_phone, buyer_bank_name,
+      buyer_bank_account, buyer_email, buyer_mobile,
+      seller_name, seller_tax_code, seller_address, seller_phone, seller_bank_name, seller_bank_account,
+      price_includes_tax, total_amount, total_tax, total_with_tax, remark, drawer, payee, reviewer,
+      original_invoice_id, red_form_id, created_by)
+    select client_id, store_id, device_id, ${q.serialNo}, ${`red-form:${f.id}`}, source, invoice_type, 'red',
+      'issuing', buyer_title_type, buyer_name, buyer_tax_code, buyer_address, buyer_phone, buyer_bank_name,
+      buyer_bank_account, buyer_email, buyer_mobile,
+      seller_name, seller_tax_code, seller_address, seller_phone, seller_bank_name, seller_bank_account,
+      price_includes_tax, ${f.total_amount}::numeric, ${f.total_tax}::numeric, ${f.total_with_tax}::numeric,
+      ${q.remark}, drawer, payee, reviewer, id, ${Number(f.id)}, ${q.userId}::int
+    from invoices where id = ${q.blueId}
+    returning id`);
+  const id = Number(res.rows[0]!.id);
+  const rows = lines.map((l, i) => ({ ...l, line_no: i + 1 }));
+  await tx.execute(sql`
+    insert into invoice_lines (
+      invoice_id, line_no, client_id, line_kind, goods_id, tax_class_code, short_name, item_name, full_name,
+      spec, unit, quantity, unit_price, unit_price_with_tax, amount, tax_rate, tax_amount, amount_with_tax,
+      preferential_code, zero_rate_flag)
+    select ${id}, l.line_no, ${f.client_id}, l.line_kind, null, l.tax_class_code, l.short_name, l.item_name,
+      l.full_name, l.spec, l.unit, l.quantity, l.unit_price, l.unit_price_with_tax, l.amount, l.tax_rate,
+      l.tax_amount, l.amount_with_tax, l.preferential_code, l.zero_rate_flag
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as l(
+      line_no int, line_kind smallint, tax_class_code text, short_name text, item_name text, full_name text,
+      spec text, unit text, quantity numeric, unit_price numeric, unit_price_with_tax numeric, amount numeric,
+      tax_rate numeric, tax_amount numeric, amount_with_tax numeric, preferential_code text, zero_rate_flag text)`);
+  await tx.execute(sql`
+    insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
+    values (${id}, ${f.client_id}, 'created', ${q.userId}::int,
+      ${JSON.stringify({ status: 'issuing', serial_no: q.serialNo, red_form_id: Number(f.id), form_no: f.form_no })}::jsonb)`);
+  return id;
+}
+
+/**
+ * Recomputes the blue invoice's red status from its issued red invoices (partial / full) and
+ * records a `reddened` event per issued red invoice, once. Idempotent: the direct issue and the
+ * issued hook (reconciled reds) may both call it.
+ */
+export async function settleBlue(app: FastifyInstance, blueId: number, userId: number | null): Promise<void> {
+  await app.db.transaction(async (tx) => {
+    const res = await tx.execute<{ client_id: number; total_with_tax: string }>(
+      sql`select client_id, total_with_tax from invoices where id = ${blueId} and direction = 'blue' for update`,
+    );
+    const b = res.rows[0];
+    if (!b) return;
+    const sums = await redInvoiceSums(tx, b.client_id, blueId);
+    const reddened = sums.issued.neg();
+    const status = reddened.greaterThanOrEqualTo(b.total_with_tax)
+      ? 'full'
+      : reddened.greaterThan(0)
+        ? 'partial'
+        : 'none';
+    await tx.execute(sql`update invoices set red_status = ${status}, updated_at = now()
+      where id = ${blueId} and red_status <> ${status}`);
+    await tx.execute(sql`
+      insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
+      select ${blueId}, r.client_id, 'reddened', ${userId}::int,
+        jsonb_build_object('red_invoice_id', r.id, 'red_invoice_code', r.invoice_code,
+          'red_invoice_no', r.invoice_no, 'amount_with_tax', r.total_with_tax::text,
+          'red_form_id', r.red_form_id, 'red_status', ${status}::text)
+      from invoices r
+      where r.original_invoice_id = ${blueId} and r.direction = 'red' and r.status = 'issued'
+        and not exists (select 1 from invoice_events e where e.invoice_id = ${blueId} and e.kind = 'reddened'
+          and (e.detail ->> 'red_invoice_id')::bigint = r.id)`);
+  });
+}
+
+/**
+ * 作废 (domain.md §3.1): a blue paper invoice, in its month of issue, with no red invoice or
+ * reserving form, while its device is online; the bureau is told in the same transaction.
+ */
+export async function voidInvoice(
+  app: FastifyInstance,
+  actor: RedActor,
+  q: { invoiceId: number; reason: string },
+): Promise<{ invoice_id: number; status: string }> {
+  await app.db.transaction(async (tx) => {
+    const b = await findBlue(tx, actor, q.invoiceId, true);
+    if (!b) throw new AppError(RED_CODE.BLUE_NOT_FOUND);
+    if (b.direction !== 'blue' || b.status !== 'issued') throw new AppError(RED_CODE.VOID_NOT_ISSUED);
+    const refusal = voidRefusal(b.invoice_type, b.issued_at ? isoOf(b.issued_at) : null);
+    if (refusal !== null) throw new AppError(refusal);
+    const sums = await redInvoiceSums(tx, actor.clientId, q.invoiceId);
+    if (!sums.consuming.isZero() || (await hasReservingForm(tx, actor.clientId, q.invoiceId))) {
+      throw new AppError(RED_CODE.VOID_REDDENED);
+    }
+    const d = await tx.execute<{ online: boolean }>(
+      sql`select online from tax_devices where id = ${b.device_id}`,
+    );
+    if (!d.rows[0]?.online) throw new AppError(RED_CODE.VOID_DEVICE_OFFLINE);
+    await app.redBureau.voidInvoice(tx, {
+      clientId: actor.clientId,
+      invoiceId: q.invoiceId,
+      reason: q.reason,
+    });
+    await transition(tx, {
+      id: q.invoiceId,
+      from: ['issued'],
+      set: sql`status = 'voided'`,
+      event: 'voided',
+      userId: actor.userId,
+      detail: { reason: q.reason },
+    });
+  });
+  return { invoice_id: q.invoiceId, status: 'voided' };
+}
+
+/** Counterparty actions the sandbox bureau pushes (dev routes): the buyer decides our 02 forms. */
+export async function counterpartyAction(
+  app: FastifyInstance,
+  formId: number,
+  action: 'confirm' | 'reject' | 'revoke' | 'abnormal',
+): Promise<RedForm> {
+  const res = await app.db.execute<{ client_id: number }>(
+    sql`select client_id from red_forms where id = ${formId}`,
+  );
+  const clientId = res.rows[0]?.client_id;
+  if (clientId === undefined) throw new AppError(RED_CODE.FORM_NOT_FOUND);
+  const scope: RedActor = { clientId, storeIds: null, userId: null };
+  await expirePending(app.db, clientId);
+  await app.db.transaction(async (tx) => {
+    const f = await lockForm(tx, scope, formId);
+    if (!f) throw new AppError(RED_CODE.FORM_NOT_FOUND);
+    const to: Record<typeof action, [string[], string]> = {
+      confirm: [['02'], '04'],
+      reject: [['02'], '05'],
+      revoke: [['03'], '08'],
+      abnormal: [['01', '02', '03', '04'], '10'],
+    };
+    const [from, target] = to[action];
+    if (!from.includes(f.state)) throw stateError(f.state);
+    if (action === 'abnormal' && !(await redOpen(tx, f))) throw new AppError(RED_CODE.ALREADY_ISSUED);
+    await moveForm(tx, formId, from, target);
+  });
+  // 确认即开票: the buyer's confirmation issues the red invoice
+  if (action === 'confirm') return issueRedForm(app, scope, formId);
+  return mustView(app, scope, formId);
+}
