@@ -16,6 +16,7 @@ import {
 import { seedDemoCatalog } from './catalog.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seedDemoDevices } from './devices.ts';
+import { seedDemoRedForms } from './red-forms.ts';
 import { seedDemoScan } from './scan.ts';
 
 export const DEMO = {
@@ -55,6 +56,7 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
   if (existing.length > 0) {
     await seedDemoDevices(db, DEMO);
     if (history) await seedDemoHistory(db, DEMO);
+    if (history) await seedDemoRedForms(db, DEMO);
     await seedDemoCatalog(db, DEMO);
     await seedDemoScan(db, DEMO, { requests: history });
     return false;
@@ -146,6 +148,7 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
   });
   await seedDemoDevices(db, DEMO);
   if (history) await seedDemoHistory(db, DEMO);
+  if (history) await seedDemoRedForms(db, DEMO);
   await seedDemoCatalog(db, DEMO);
   await seedDemoScan(db, DEMO, { requests: history });
   return true;

@@ -1,8 +1,10 @@
 import { RED_CODE } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call } from '../../../test/helper.ts';
+import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
 import { invoiceEvents, invoices, redForms } from '../../db/schema/index.ts';
+import { seedDemoHistory } from '../../db/seed/demo-history.ts';
+import { seedDemoRedForms } from '../../db/seed/red-forms.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
 import { type Fixture, invoicingFixture, line, payload } from '../invoices/test-fixtures.ts';
 
@@ -397,4 +399,29 @@ describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', 
     });
     expect(clerkTry.json.code).not.toBe(0);
   });
+});
+
+describe('demo red forms (seed)', () => {
+  it('seeds forms in several states and a partially reddened blue invoice, once', async () => {
+    const t = await buildTestApp();
+    await seedDemoHistory(t.db, DEMO);
+    await seedDemoRedForms(t.db, DEMO);
+    await seedDemoRedForms(t.db, DEMO);
+    const f = await invoicingFixture(t.app, t.db);
+    const list = await call(t.app, 'POST', `/v3/red-info/list?${f.scope(f.ids.software, f.ids.hq)}`, {
+      token: f.clerk,
+      body: {},
+    });
+    expect(list.json.code).toBe(0);
+    const forms = list.json.data.list as Array<{
+      state: string;
+      red_invoice: { status: string } | null;
+      blue: { invoice_id: number };
+    }>;
+    expect(forms.map((x) => x.state).sort()).toEqual(['01', '02', '03', '05', '07']);
+    const issued = forms.find((x) => x.state === '01')!;
+    expect(issued.red_invoice?.status).toBe('issued');
+    const [b] = await t.db.select().from(invoices).where(eq(invoices.id, issued.blue.invoice_id));
+    expect(b!.redStatus).toBe('partial');
+  }, 120_000);
 });

@@ -19,6 +19,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type DbOrTx, isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
 import type { RedBureau } from '../../channels/red-bureau.ts';
+import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { runInvoiceIssuedHooks } from '../invoices/hooks.ts';
 import { transition } from '../invoices/repo.ts';
@@ -364,7 +365,7 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
   return mustView(app, actor, formId);
 }
 
-async function insertRedInvoice(
+export async function insertRedInvoice(
   tx: DbOrTx,
   q: { form: FormRow; blueId: number; serialNo: string; remark: string; userId: number | null },
 ): Promise<number> {
@@ -413,7 +414,12 @@ async function insertRedInvoice(
  * issued hook (reconciled reds) may both call it.
  */
 export async function settleBlue(app: FastifyInstance, blueId: number, userId: number | null): Promise<void> {
-  await app.db.transaction(async (tx) => {
+  await settleBlueInDb(app.db, blueId, userId);
+}
+
+/** `settleBlue` on a database handle (the demo seed uses it too). */
+export async function settleBlueInDb(db: Db, blueId: number, userId: number | null): Promise<void> {
+  await db.transaction(async (tx) => {
     const res = await tx.execute<{ client_id: number; total_with_tax: string }>(
       sql`select client_id, total_with_tax from invoices where id = ${blueId} and direction = 'blue' for update`,
     );

@@ -18,6 +18,7 @@ import {
 import { useState } from 'react';
 import { downloadUrl } from '../../invoice-issue/api/documents.ts';
 import { SendEmailModal } from '../../invoice-issue/components/send-email-modal.tsx';
+import { InvoiceRedActions } from '../../red-info/components/invoice-red-actions.tsx';
 import { invoiceDetailQuery } from '../api.ts';
 import { beijingTime, fileSize, money2 } from '../utils.ts';
 import { DirectionTag, StatusTag } from './status-tag.tsx';
@@ -276,7 +277,14 @@ export function InvoiceDetailDrawer({
 }) {
   const q = useQuery(invoiceDetailQuery(invoiceId));
   return (
-    <Drawer title="发票详情" width={880} open={invoiceId !== null} onClose={onClose} destroyOnHidden>
+    <Drawer
+      title="发票详情"
+      width={880}
+      open={invoiceId !== null}
+      onClose={onClose}
+      destroyOnHidden
+      extra={q.data && <InvoiceRedActions invoice={q.data.invoice} onLeave={onClose} />}
+    >
       {q.isLoading && <Skeleton active paragraph={{ rows: 12 }} />}
       {q.isError && (
         <Result status="warning" title="发票详情加载失败" subTitle="发票不存在或不属于当前企业" />

@@ -1,0 +1,6 @@
+import { RedSheetPage } from '../../../features/red-info/components/red-sheet-page.tsx';
+
+/** spec §2 开票管理 · 红字信息表 /red-info/sheet. */
+export default function RedInfoSheetRoute() {
+  return <RedSheetPage />;
+}

@@ -1,0 +1,60 @@
+import type {
+  RedApplyRequest,
+  RedBlueInfo,
+  RedForm,
+  RedListRequest,
+  RedListResponse,
+  VoidRequest,
+} from '@kaipiao/shared/schemas/red-info';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api.ts';
+
+// Red-letter forms (/v3/red-info/*) and voiding (/v3/invoice-detail/void), domain.md §3.
+
+export const listRedForms = (body: RedListRequest) => api.post<RedListResponse>('/v3/red-info/list', body);
+
+export const redFormQuery = (formId: number | null) =>
+  queryOptions({
+    queryKey: ['red-info', 'form', formId],
+    queryFn: () => api.post<RedForm>('/v3/red-info/detail', { form_id: formId }),
+    enabled: formId !== null,
+  });
+
+export const blueInfoQuery = (invoiceId: number | null) =>
+  queryOptions({
+    queryKey: ['red-info', 'blue', invoiceId],
+    queryFn: () => api.post<RedBlueInfo>('/v3/red-info/blue-info', { invoice_id: invoiceId }),
+    enabled: invoiceId !== null,
+    staleTime: 0,
+  });
+
+export const applyRed = (body: RedApplyRequest) => api.post<RedForm>('/v3/red-info/apply', body);
+
+export type RedAction = 'confirm' | 'reject' | 'revoke' | 'issue';
+export const redAction = (action: RedAction, formId: number) =>
+  api.post<RedForm>(`/v3/red-info/${action}`, { form_id: formId });
+
+export const voidInvoice = (body: VoidRequest) =>
+  api.post<{ invoice_id: number; status: string }>('/v3/invoice-detail/void', body);
+
+type BlueCandidate = {
+  invoice_id: number;
+  invoice_type_name: string;
+  invoice_code: string;
+  invoice_no: string | null;
+  buyer_name: string;
+  total_with_tax: string;
+  issued_at: string | null;
+  status_name: string;
+};
+
+/** Blue invoices to reverse, found by number in the invoice library (issued, not fully reddened). */
+export const findBlueInvoices = (invoiceNo: string) =>
+  api.post<{ list: BlueCandidate[] }>('/v3/invoice-record/list', {
+    invoice_no: invoiceNo,
+    direction: 'blue',
+    statuses: ['normal', 'partial_red'],
+    page: 1,
+    page_size: 10,
+  });
+export type { BlueCandidate };

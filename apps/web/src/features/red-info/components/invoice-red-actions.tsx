@@ -1,0 +1,38 @@
+import { Button, Space } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { VoidInvoiceModal } from './void-invoice-modal.tsx';
+
+type Invoice = {
+  invoice_id: number;
+  invoice_type: string;
+  invoice_no: string | null;
+  issued_at: string | null;
+  direction: 'blue' | 'red';
+  status: string;
+  red_status: string;
+};
+
+/** 红冲 / 作废 for an issued blue invoice (the invoice library's detail drawer). */
+export function InvoiceRedActions({ invoice, onLeave }: { invoice: Invoice; onLeave?: () => void }) {
+  const navigate = useNavigate();
+  const [voiding, setVoiding] = useState(false);
+  if (invoice.direction !== 'blue' || invoice.status !== 'issued') return null;
+  return (
+    <Space>
+      <Button
+        danger
+        disabled={invoice.red_status === 'full'}
+        title={invoice.red_status === 'full' ? '已全额红冲' : undefined}
+        onClick={() => {
+          onLeave?.();
+          navigate(`/red-info/modify?invoice_id=${invoice.invoice_id}`);
+        }}
+      >
+        红冲
+      </Button>
+      <Button onClick={() => setVoiding(true)}>作废</Button>
+      <VoidInvoiceModal invoice={invoice} open={voiding} onClose={() => setVoiding(false)} />
+    </Space>
+  );
+}

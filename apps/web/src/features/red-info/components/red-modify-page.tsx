@@ -1,0 +1,360 @@
+import { formatMoney } from '@kaipiao/shared/money/capital';
+import {
+  REASON_RULES,
+  RED_REASONS,
+  type RedBlueInfo,
+  type RedBlueLine,
+  type RedLineInput,
+  type RedReason,
+} from '@kaipiao/shared/schemas/red-info';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Empty,
+  Input,
+  InputNumber,
+  Radio,
+  Result,
+  Skeleton,
+  Space,
+  Table,
+  Typography,
+} from 'antd';
+import { useMemo, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { applyRed, type BlueCandidate, blueInfoQuery, findBlueInvoices } from '../api.ts';
+
+const money = (v: string | number) => formatMoney(String(v));
+
+/** Step 1 without ?invoice_id: find the blue invoice by its number. */
+function PickBlue({ onPick }: { onPick: (id: number) => void }) {
+  const [rows, setRows] = useState<BlueCandidate[] | null>(null);
+  const [loading, setLoading] = useState(false);
+  return (
+    <Card title="选择蓝字发票">
+      <Input.Search
+        style={{ maxWidth: 420 }}
+        placeholder="输入蓝字发票号码（完整号码或后几位）"
+        enterButton="查询"
+        loading={loading}
+        onSearch={async (v) => {
+          if (!v.trim()) return;
+          setLoading(true);
+          try {
+            setRows((await findBlueInvoices(v.trim())).list);
+          } finally {
+            setLoading(false);
+          }
+        }}
+      />
+      {rows && (
+        <Table<BlueCandidate>
+          style={{ marginTop: 16 }}
+          rowKey="invoice_id"
+          size="small"
+          pagination={false}
+          dataSource={rows}
+          locale={{ emptyText: <Empty description="没有可红冲的蓝字发票" /> }}
+          columns={[
+            { title: '发票号码', dataIndex: 'invoice_no' },
+            { title: '发票种类', dataIndex: 'invoice_type_name' },
+            { title: '购买方', dataIndex: 'buyer_name' },
+            { title: '价税合计', dataIndex: 'total_with_tax', align: 'right', render: money },
+            { title: '状态', dataIndex: 'status_name' },
+            {
+              title: '操作',
+              render: (_, r) => (
+                <Button type="link" size="small" onClick={() => onPick(r.invoice_id)}>
+                  选择
+                </Button>
+              ),
+            },
+          ]}
+        />
+      )}
+    </Card>
+  );
+}
+
+function kindHint(info: RedBlueInfo): string {
+  if (info.kind === 'confirm') {
+    return info.needs_confirmation
+      ? '购买方已勾选或入账该发票：提交后为“销方录入待购方确认”（02），购买方须在72小时内确认，确认后自动开具红字发票；超时未确认自动作废（07）。'
+      : '购买方未勾选、未入账该发票：销售方提交的红字确认单无需确认（01），提交后自动开具红字发票。';
+  }
+  if (info.kind === 'info_sheet')
+    return '税控专用发票须填开红字信息表，税局审核通过后（取得信息表编号）再开具红字发票。';
+  return '税控普通发票无需填开信息表，提交后直接开具红字发票（备注自动注明对应蓝字发票代码和号码）。';
+}
+
+type Entry = { quantity?: number | null; amount?: number | null };
+
+/** The red-info fill-in page (/red-info/modify?invoice_id=…). */
+export function RedModifyPage() {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const raw = Number(params.get('invoice_id'));
+  const invoiceId = Number.isSafeInteger(raw) && raw > 0 ? raw : null;
+  const q = useQuery(blueInfoQuery(invoiceId));
+  const [reason, setReason] = useState<RedReason | null>(null);
+  const [full, setFull] = useState(true);
+  const [entries, setEntries] = useState<Record<number, Entry>>({});
+  const [remark, setRemark] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+
+  const info = q.data;
+  const rule = reason ? REASON_RULES[reason] : null;
+  const untouched = info ? info.remaining_with_tax === info.blue.total_with_tax : true;
+  const fullOnly = Boolean(rule?.fullOnly) || Boolean(info?.has_discount);
+  const isFull = fullOnly || full;
+
+  const redTotal = useMemo(() => {
+    if (!info) return 0;
+    if (isFull) return Number(info.remaining_with_tax);
+    let sum = 0;
+    for (const l of info.lines) {
+      const e = entries[l.line_no];
+      if (!e) continue;
+      if (reason === '02') sum += (e.quantity ?? 0) * Number(l.unit_price_with_tax ?? 0);
+      else sum += e.amount ?? 0;
+    }
+    return Math.round(sum * 100) / 100;
+  }, [info, isFull, entries, reason]);
+
+  if (invoiceId === null) return <PickBlue onPick={(id) => setParams({ invoice_id: String(id) })} />;
+  if (q.isLoading) return <Skeleton active paragraph={{ rows: 12 }} />;
+  if (q.isError || !info) {
+    return (
+      <Result
+        status="warning"
+        title="该发票不能红冲"
+        subTitle={(q.error as Error | null)?.message ?? '发票不存在或不属于当前企业'}
+        extra={<Button onClick={() => setParams({})}>重新选择蓝字发票</Button>}
+      />
+    );
+  }
+  const b = info.blue;
+
+  const setEntry = (lineNo: number, e: Entry) =>
+    setEntries((s) => ({ ...s, [lineNo]: { ...s[lineNo], ...e } }));
+  const columns = [
+    { title: '行号', dataIndex: 'line_no', width: 56 },
+    { title: '项目名称', dataIndex: 'full_name' },
+    { title: '数量', dataIndex: 'quantity', width: 70, render: (v: string | null) => v ?? '—' },
+    {
+      title: '含税单价',
+      dataIndex: 'unit_price_with_tax',
+      width: 100,
+      render: (v: string | null) => v ?? '—',
+    },
+    { title: '价税合计', dataIndex: 'amount_with_tax', width: 110, align: 'right' as const, render: money },
+    { title: '税率', dataIndex: 'tax_rate', width: 64, render: (v: string) => `${Number(v) * 100}%` },
+    {
+      title: '可红冲',
+      width: 140,
+      render: (_: unknown, l: RedBlueLine) => (
+        <Space direction="vertical" size={0}>
+          <span>¥{money(l.remaining_with_tax)}</span>
+          {l.remaining_quantity !== null && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              数量 {l.remaining_quantity}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
+    },
+    ...(!isFull && rule
+      ? [
+          {
+            title: '本次红冲',
+            width: 260,
+            render: (_: unknown, l: RedBlueLine) => (
+              <Space>
+                {rule.quantity && (
+                  <InputNumber
+                    aria-label={`第${l.line_no}行红冲数量`}
+                    placeholder="数量"
+                    min={0}
+                    max={l.remaining_quantity === null ? undefined : Number(l.remaining_quantity)}
+                    disabled={l.quantity === null}
+                    value={entries[l.line_no]?.quantity ?? null}
+                    onChange={(v) => setEntry(l.line_no, { quantity: v })}
+                    style={{ width: 100 }}
+                  />
+                )}
+                {rule.amount && (
+                  <InputNumber
+                    aria-label={`第${l.line_no}行红冲金额`}
+                    placeholder="含税金额"
+                    min={0}
+                    max={Number(l.remaining_with_tax)}
+                    precision={2}
+                    value={entries[l.line_no]?.amount ?? null}
+                    onChange={(v) => setEntry(l.line_no, { amount: v })}
+                    style={{ width: 130 }}
+                  />
+                )}
+              </Space>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  async function submit() {
+    if (!reason || !info) return;
+    const lines: RedLineInput[] = [];
+    if (!isFull) {
+      for (const l of info.lines) {
+        const e = entries[l.line_no];
+        const qty = rule?.quantity && e?.quantity ? String(e.quantity) : null;
+        const amt = rule?.amount && e?.amount ? e.amount.toFixed(2) : null;
+        if (qty || amt) lines.push({ blue_line_no: l.line_no, quantity: qty, amount_with_tax: amt });
+      }
+    }
+    setSubmitting(true);
+    try {
+      const form = await applyRed({ invoice_id: info.blue.invoice_id, reason, full: isFull, lines, remark });
+      toastSuccess(
+        form.red_invoice?.status === 'issued'
+          ? `红字发票已开具：${form.red_invoice.invoice_no}`
+          : `${form.kind_name}已提交：${form.state_name}`,
+      );
+      void client.invalidateQueries({ queryKey: ['red-info'] });
+      void client.invalidateQueries({ queryKey: ['invoice-detail'] });
+      navigate(`/red-info/sheet?form_id=${form.form_id}`);
+    } catch {
+      // the API client showed the reason
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+      <Card title={`填写${info.kind_name}`}>
+        <Descriptions
+          size="small"
+          bordered
+          column={3}
+          items={[
+            { key: 't', label: '蓝字发票种类', children: b.invoice_type_name },
+            {
+              key: 'n',
+              label: '发票号码',
+              children: `${b.invoice_code ? `${b.invoice_code} ` : ''}${b.invoice_no}`,
+            },
+            {
+              key: 'i',
+              label: '开票日期',
+              children: b.issued_at
+                ? new Date(b.issued_at).toLocaleDateString('zh-CN', { timeZone: 'Asia/Shanghai' })
+                : '—',
+            },
+            { key: 'buyer', label: '购买方', children: b.buyer_name, span: 2 },
+            { key: 'w', label: '价税合计', children: `¥${money(b.total_with_tax)}` },
+            { key: 'ra', label: '可红冲金额', children: `¥${money(info.remaining_amount)}` },
+            { key: 'rt', label: '可红冲税额', children: `¥${money(info.remaining_tax)}` },
+            { key: 'rw', label: '可红冲价税合计', children: `¥${money(info.remaining_with_tax)}` },
+          ]}
+        />
+        <Alert style={{ marginTop: 16 }} type="info" showIcon message={kindHint(info)} />
+        {info.pending_form_id !== null && (
+          <Alert
+            style={{ marginTop: 12 }}
+            type="error"
+            showIcon
+            message="该发票有待确认的红字确认单，蓝字发票已锁定"
+            action={
+              <Button
+                size="small"
+                onClick={() => navigate(`/red-info/sheet?form_id=${info.pending_form_id}`)}
+              >
+                查看
+              </Button>
+            }
+          />
+        )}
+      </Card>
+      <Card title="红冲信息">
+        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <Space align="center" wrap>
+            <Typography.Text strong>红冲原因</Typography.Text>
+            <Radio.Group
+              value={reason}
+              onChange={(e) => {
+                setReason(e.target.value);
+                setEntries({});
+              }}
+              options={(Object.keys(RED_REASONS) as RedReason[]).map((r) => ({
+                value: r,
+                label: RED_REASONS[r],
+                disabled: !info.reasons.includes(r) || (r === '01' && !untouched),
+              }))}
+            />
+          </Space>
+          <Space align="center" wrap>
+            <Typography.Text strong>红冲方式</Typography.Text>
+            <Radio.Group
+              value={isFull ? 'full' : 'partial'}
+              onChange={(e) => setFull(e.target.value === 'full')}
+              disabled={fullOnly}
+              options={[
+                { value: 'full', label: '全额红冲' },
+                { value: 'partial', label: '部分红冲' },
+              ]}
+            />
+            {reason === '01' && <Typography.Text type="secondary">开票有误只能全额红冲</Typography.Text>}
+            {info.has_discount && (
+              <Typography.Text type="secondary">含折扣行的发票只能全额红冲</Typography.Text>
+            )}
+            {reason === '02' && !isFull && (
+              <Typography.Text type="secondary">销货退回按退回数量红冲</Typography.Text>
+            )}
+            {reason === '04' && !isFull && (
+              <Typography.Text type="secondary">销售折让只填折让金额，不填数量和单价</Typography.Text>
+            )}
+          </Space>
+          <Table<RedBlueLine>
+            rowKey="line_no"
+            size="small"
+            pagination={false}
+            columns={columns}
+            dataSource={info.lines}
+          />
+          <Input.TextArea
+            aria-label="备注"
+            placeholder="备注（选填，系统自动注明对应蓝字发票和确认单编号）"
+            maxLength={200}
+            showCount
+            value={remark}
+            onChange={(e) => setRemark(e.target.value)}
+            autoSize={{ minRows: 2 }}
+          />
+          <Space size={24}>
+            <span>
+              本次红冲价税合计：
+              <Typography.Text type="danger" strong>
+                ¥{money(-redTotal)}
+              </Typography.Text>
+            </span>
+            <Button
+              type="primary"
+              loading={submitting}
+              disabled={!reason || info.pending_form_id !== null || (!isFull && redTotal <= 0)}
+              onClick={submit}
+            >
+              提交
+            </Button>
+            <Button onClick={() => navigate('/red-info/sheet')}>返回列表</Button>
+          </Space>
+        </Space>
+      </Card>
+    </Space>
+  );
+}

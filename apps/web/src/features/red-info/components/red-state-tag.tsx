@@ -1,0 +1,40 @@
+import type { RedForm } from '@kaipiao/shared/schemas/red-info';
+import { Tag } from 'antd';
+
+const COLORS: Record<RedForm['state_class'], string> = {
+  pending: 'processing',
+  confirmed: 'success',
+  void: 'default',
+};
+
+/** A red form's state: pending (blue), confirmed (green), void (grey); the code for 确认单. */
+export function RedStateTag({
+  form,
+}: {
+  form: Pick<RedForm, 'kind' | 'state' | 'state_name' | 'state_class'>;
+}) {
+  return (
+    <Tag color={COLORS[form.state_class]} bordered={false}>
+      {form.kind === 'confirm' ? `${form.state} ${form.state_name}` : form.state_name}
+    </Tag>
+  );
+}
+
+/** The red invoice's own state, once there is one. */
+export function RedInvoiceText({ form }: { form: Pick<RedForm, 'red_invoice'> }) {
+  const r = form.red_invoice;
+  if (!r) return <span>—</span>;
+  if (r.status === 'issued') return <span>{`${r.invoice_code}${r.invoice_no ?? ''}`}</span>;
+  if (r.status === 'failed') return <Tag color="error">开具失败</Tag>;
+  return <Tag color="processing">开具中</Tag>;
+}
+
+/** Time left to confirm, e.g. "剩余 71小时58分". */
+export function timeLeft(expiresAt: string | null, now = Date.now()): string {
+  if (!expiresAt) return '';
+  const ms = Date.parse(expiresAt) - now;
+  if (ms <= 0) return '已超时';
+  const h = Math.floor(ms / 3600_000);
+  const m = Math.floor((ms % 3600_000) / 60_000);
+  return `剩余 ${h}小时${m}分`;
+}

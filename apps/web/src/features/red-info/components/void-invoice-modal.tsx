@@ -1,0 +1,95 @@
+import { messageFor } from '@kaipiao/shared/errors/messages';
+import { voidRefusal } from '@kaipiao/shared/schemas/red-info';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Input, Modal, Space } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { voidInvoice } from '../api.ts';
+
+/**
+ * 作废 (domain.md §3.1) from the invoice detail: same-month paper invoices with a reason; any other
+ * invoice is told why not and offered 红冲 instead (the server refuses the same cases).
+ */
+export function VoidInvoiceModal({
+  invoice,
+  open,
+  onClose,
+}: {
+  invoice: { invoice_id: number; invoice_type: string; issued_at: string | null; invoice_no: string | null };
+  open: boolean;
+  onClose: () => void;
+}) {
+  const refusal = voidRefusal(invoice.invoice_type, invoice.issued_at);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const toRed = () => {
+    onClose();
+    navigate(`/red-info/modify?invoice_id=${invoice.invoice_id}`);
+  };
+  return (
+    <Modal
+      title="作废发票"
+      open={open}
+      onCancel={onClose}
+      destroyOnHidden
+      footer={
+        refusal !== null ? (
+          <Space>
+            <Button onClick={onClose}>取消</Button>
+            <Button type="primary" onClick={toRed}>
+              去红冲
+            </Button>
+          </Space>
+        ) : (
+          <Space>
+            <Button onClick={onClose}>取消</Button>
+            <Button
+              danger
+              type="primary"
+              loading={busy}
+              disabled={!reason.trim()}
+              onClick={async () => {
+                setBusy(true);
+                try {
+                  await voidInvoice({ invoice_id: invoice.invoice_id, reason: reason.trim() });
+                  toastSuccess('发票已作废');
+                  void client.invalidateQueries({ queryKey: ['invoice-detail'] });
+                  onClose();
+                } catch {
+                  // the API client showed the reason
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              确认作废
+            </Button>
+          </Space>
+        )
+      }
+    >
+      {refusal !== null ? (
+        <Alert type="warning" showIcon message={messageFor(refusal)} />
+      ) : (
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <Alert
+            type="info"
+            showIcon
+            message={`作废后发票 ${invoice.invoice_no ?? ''} 不可恢复，纸质发票须全部联次收回并加盖作废章。`}
+          />
+          <Input.TextArea
+            aria-label="作废原因"
+            placeholder="请填写作废原因"
+            maxLength={100}
+            showCount
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </Space>
+      )}
+    </Modal>
+  );
+}
