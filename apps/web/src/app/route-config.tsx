@@ -101,12 +101,20 @@ export const CONSOLE_ROUTES: readonly AppRoute[] = [
   menu('/invoice/online', { ...inv, page: () => import('./routes/invoice/online.tsx') }),
   menu('/hotel/invoice/online', { ...inv, page: () => import('./routes/hotel/invoice/online.tsx') }),
   menu('/invoice/batch', { ...inv, page: () => import('./routes/invoice/batch.tsx') }),
-  menu('/hotel/invoice/order', { ...inv, activeMenu: '/hotel/invoice/online' }),
-  menu('/invoice/qrcode', inv),
-  menu('/hotel/invoice/qrcode', inv),
-  menu('/invoice/audit', inv),
-  menu('/hotel/invoice/audit', inv),
-  menu('/hotel/invoice/audit/goods', { ...inv, activeMenu: '/hotel/invoice/audit' }),
+  menu('/hotel/invoice/order', {
+    ...inv,
+    activeMenu: '/hotel/invoice/online',
+    page: () => import('./routes/hotel/invoice/order.tsx'),
+  }),
+  menu('/invoice/qrcode', { ...inv, page: () => import('./routes/invoice/qrcode.tsx') }),
+  menu('/hotel/invoice/qrcode', { ...inv, page: () => import('./routes/hotel/invoice/qrcode.tsx') }),
+  menu('/invoice/audit', { ...inv, page: () => import('./routes/invoice/audit.tsx') }),
+  menu('/hotel/invoice/audit', { ...inv, page: () => import('./routes/hotel/invoice/audit.tsx') }),
+  menu('/hotel/invoice/audit/goods', {
+    ...inv,
+    activeMenu: '/hotel/invoice/audit',
+    page: () => import('./routes/hotel/invoice/audit-goods.tsx'),
+  }),
   menu('/red-info/sheet', { ...inv, page: () => import('./routes/red-info/sheet.tsx') }),
   menu('/red-info/modify', {
     ...inv,
@@ -223,6 +231,8 @@ export const BLANK_ROUTES: readonly AppRoute[] = [
   blank('/freeTrial/ad', '免费试用'),
   blank('/freeTrial/bookkeeping', '恢复记账服务', standalone, false),
   blank('/huo-dong/op-loan', '金融服务'),
+  // the buyer's scan-to-invoice page (architecture.md §1: /s/:code, no login, phone layout)
+  blank('/s/:token', '扫码开票', () => import('./routes/scan/buyer.tsx')),
 ];
 
 export const ALL_ROUTES: readonly AppRoute[] = [

@@ -1,0 +1,5 @@
+import { AuditGoodsPage } from '../../../../features/scan/components/audit-page.tsx';
+
+export default function HotelAuditGoodsPage() {
+  return <AuditGoodsPage />;
+}
