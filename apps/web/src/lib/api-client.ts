@@ -31,6 +31,8 @@ export type RequestOptions = {
   /** false: no dialog/message for failures other than 401/403/10688 */
   showError?: boolean;
   signal?: AbortSignal;
+  /** receives the envelope's message of a successful call (e.g. "already logged in", spec §4) */
+  onMessage?: (message: string) => void;
 };
 
 export type ApiClient = {
@@ -120,6 +122,7 @@ export function createApiClient(getDeps: () => ApiDeps): ApiClient {
       throw apiError;
     }
     if (env.code !== CODE.OK) handleCode(getDeps(), env, showError);
+    options.onMessage?.(env.message ?? '');
     return env.data as T;
   }
 

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { PageTabs } from '../../../components/page-tabs/page-tabs.tsx';
 import { useAccess } from '../../../features/menu/access-context.tsx';
+import { DeviceAuthPrompt } from '../../../features/real-name/index.ts';
 import { useLayoutStore } from '../../../stores/layout-store.ts';
 import { useTabsStore } from '../../../stores/tabs-store.ts';
 import { useCurrentRoute } from '../use-current-route.ts';
@@ -59,6 +60,7 @@ export function ConsoleShell() {
         </Layout.Content>
       </Layout>
       <ConsoleEffects />
+      <DeviceAuthPrompt />
     </Layout>
   );
 }

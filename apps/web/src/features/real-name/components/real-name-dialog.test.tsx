@@ -1,0 +1,200 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { RealNameDialog, type RealNameDialogData } from './real-name-dialog.tsx';
+
+const envelope = (data: unknown, code = 0, message = 'ok') =>
+  new Response(JSON.stringify({ code, message, data }), { headers: { 'content-type': 'application/json' } });
+
+const b64 = (s: string) => btoa(s);
+
+const SMS_DATA: RealNameDialogData = {
+  device_id: 7,
+  channel: 'GP900000',
+  tax_code: '91330106MA2KCF1X8A',
+  terminal_code: '',
+  tax_account: 'GP900000-330106-0001',
+  tax_mobile: '17612342696',
+  name: '王芳',
+  auth_type: 0,
+  auth_status: 0,
+  auth_way: '1',
+  ele_tax_login_type: '1',
+  isInitiative: true,
+  qr_code: '',
+};
+const QR_DATA: RealNameDialogData = {
+  ...SMS_DATA,
+  auth_way: '2',
+  isInitiative: false,
+  auth_status: 1,
+  qr_code: b64('https://etax.sandbox.kaipiao.local/realname?t=abc'),
+};
+
+type Route = (url: string, init?: RequestInit) => Response | Promise<Response>;
+function stubFetch(route: Route) {
+  const fn = vi.fn(async (url: string, init?: RequestInit) => route(String(url), init));
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+/** Lets pending fetch promises and React updates settle under fake timers. */
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await act(async () => vi.advanceTimersByTimeAsync(0));
+};
+async function renderDialog(data: RealNameDialogData, onClose = vi.fn()) {
+  const view = render(
+    <AntdProvider>
+      <RealNameDialog open data={data} onClose={onClose} />
+    </AntdProvider>,
+  );
+  const rerender = async (next: RealNameDialogData) => {
+    view.rerender(
+      <AntdProvider>
+        <RealNameDialog open data={next} onClose={onClose} />
+      </AntdProvider>,
+    );
+    await flush();
+  };
+  await flush();
+  return { onClose, rerender };
+}
+
+const button = (name: string | RegExp) => screen.getByRole('button', { name });
+
+describe('RealNameDialog', { timeout: 60_000 }, () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('SMS mode for GP900000 with way "1": title, read-only account, masked phone, 120 s countdown to 0', async () => {
+    const fetch = stubFetch((url) =>
+      url.includes('get-sms-tax-station')
+        ? envelope({ logged_in: 0, wait_seconds: 120 }, 0, '短信验证码已发送')
+        : envelope(null),
+    );
+    await renderDialog(SMS_DATA);
+    expect(screen.getByText('登录')).toBeTruthy();
+    expect(screen.getByDisplayValue('GP900000-330106-0001')).toHaveProperty('readOnly', true);
+    expect(screen.getByDisplayValue('176****2696')).toBeTruthy();
+    expect(document.querySelector('.ant-modal')?.getAttribute('style')).toContain('width: 500px');
+
+    fireEvent.click(button('获取短信验证码'));
+    await flush();
+    const call = fetch.mock.calls.find(([u]) => String(u).includes('get-sms-tax-station'))!;
+    expect(JSON.parse(String(call[1]?.body))).toMatchObject({ device_id: 7, channel: 'GP900000' });
+    expect(button('120 s后重试')).toHaveProperty('disabled', true);
+    await act(async () => vi.advanceTimersByTimeAsync(1000));
+    expect(button('119 s后重试')).toBeTruthy();
+    await act(async () => vi.advanceTimersByTimeAsync(118_000));
+    expect(button('1 s后重试')).toBeTruthy();
+    await act(async () => vi.advanceTimersByTimeAsync(1000));
+    expect(button('获取短信验证码')).toHaveProperty('disabled', false);
+  });
+
+  it('uses the autonomous send when ele_tax_login_type is "2", and treats code 10000 as sent', async () => {
+    const fetch = stubFetch((url) =>
+      url.includes('get-sms-autonomous-tax-station') ? envelope(null, 10000, '验证码已发送') : envelope(null),
+    );
+    await renderDialog({ ...SMS_DATA, ele_tax_login_type: '2' });
+    fireEvent.click(button('获取短信验证码'));
+    await flush();
+    expect(fetch.mock.calls.some(([u]) => String(u).includes('get-sms-autonomous-tax-station'))).toBe(true);
+    expect(screen.getByText('短信验证码已发送到您的手机，请注意查收')).toBeTruthy();
+    expect(button('120 s后重试')).toBeTruthy();
+    // no error dialog for 10000
+    expect(screen.queryByText('验证码已发送')).toBeNull();
+  });
+
+  it('only says "already logged in" when the send answers so, with no countdown', async () => {
+    stubFetch(() => envelope({ logged_in: 0, wait_seconds: 0 }, 0, '当前账号已登录'));
+    await renderDialog(SMS_DATA);
+    fireEvent.click(button('获取短信验证码'));
+    await flush();
+    expect(screen.getByText('已登录，无需重复登录')).toBeTruthy();
+    expect(button('获取短信验证码')).toHaveProperty('disabled', false);
+  });
+
+  it('requires the SMS code, and closes after a successful login', async () => {
+    const fetch = stubFetch((url) =>
+      url.includes('sms-login-tax-station')
+        ? envelope({ logged_in: 1, login_expires_at: '2026-11-23T23:00:00Z' }, 0, '登录成功')
+        : envelope(null),
+    );
+    const { onClose } = await renderDialog(SMS_DATA);
+    fireEvent.click(button(/确\s*定/));
+    await flush();
+    await act(async () => vi.advanceTimersByTimeAsync(500));
+    expect(await vi.waitFor(() => screen.getByText('必填，请输入短信验证码'))).toBeTruthy();
+    fireEvent.change(screen.getByPlaceholderText('请输入短信验证码'), { target: { value: '123456' } });
+    fireEvent.click(button(/确\s*定/));
+    await flush();
+    const call = fetch.mock.calls.find(([u]) => String(u).includes('sms-login-tax-station'))!;
+    expect(JSON.parse(String(call[1]?.body))).toMatchObject({ sms_code: '123456', phone: '17612342696' });
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it('QR mode otherwise: title, person, app name by auth_type; status 3 and 4; refresh failure opens the hint', async () => {
+    stubFetch((url) =>
+      url.includes('get-real-person-auth')
+        ? envelope({ qrCode: '', authStatus: 3, auth_type: 0 })
+        : envelope(null),
+    );
+    const { rerender } = await renderDialog({ ...QR_DATA, channel: 'GP900001', auth_way: '1' });
+    // a channel outside the SMS list shows the QR even with way "1"; the title still says login
+    expect(screen.getByText('登录')).toBeTruthy();
+    await rerender(QR_DATA);
+    expect(screen.getByText('认证')).toBeTruthy();
+    expect(screen.getByText('实人账号：王芳')).toBeTruthy();
+    expect(screen.getByText('请使用税务APP扫描二维码进行实名认证')).toBeTruthy();
+    await rerender({ ...QR_DATA, auth_type: 1 });
+    expect(screen.getByText('请使用个人所得税APP扫描二维码进行实名认证')).toBeTruthy();
+
+    await rerender({ ...QR_DATA, auth_status: 4 });
+    expect(screen.getByText('请重新登录APP后再进行操作')).toBeTruthy();
+    await rerender({ ...QR_DATA, auth_status: 3, qr_code: '' });
+    expect(screen.getByText('二维码已过期，点击刷新')).toBeTruthy();
+
+    // click the expired picture: no QR in the answer → status 3 stays, the hint opens
+    fireEvent.click(screen.getByText('二维码已过期，点击刷新'));
+    await flush();
+    expect(screen.getByText(/当前税号未登录电子税务局/)).toBeTruthy();
+
+    // the socket brings status 1: the hint closes by itself and the QR is shown again
+    await rerender({ ...QR_DATA, auth_status: 1 });
+    await flush();
+    await act(async () => vi.advanceTimersByTimeAsync(1000));
+    const hint = screen.queryByText(/当前税号未登录电子税务局/);
+    expect(
+      hint === null || hint.closest('.ant-modal-wrap')?.getAttribute('style')?.includes('display: none'),
+    ).toBe(true);
+    expect(screen.queryByText('二维码已过期，点击刷新')).toBeNull();
+  });
+
+  it('a refresh answering a QR with status 1 replaces the QR (non-initiative: judge_invoice_status=1)', async () => {
+    const next = b64('https://etax.sandbox.kaipiao.local/realname?t=new');
+    const fetch = stubFetch((url) =>
+      url.includes('get-real-person-auth')
+        ? envelope({ qrCode: next, authStatus: 1, auth_type: 1 })
+        : envelope(null),
+    );
+    await renderDialog({ ...QR_DATA, auth_status: 3, qr_code: '' });
+    fireEvent.click(button(/^刷\s*新$/));
+    await flush();
+    expect(String(fetch.mock.calls[0]?.[0])).toContain('judge_invoice_status=1');
+    expect(screen.queryByText('二维码已过期，点击刷新')).toBeNull();
+    expect(screen.getByText('请使用个人所得税APP扫描二维码进行实名认证')).toBeTruthy();
+    expect(screen.queryByText(/当前税号未登录电子税务局/)).toBeNull();
+  });
+
+  it('an initiative QR login (way "2") asks jc-get-qr-code on open', async () => {
+    const fetch = stubFetch((url) =>
+      url.includes('jc-get-qr-code')
+        ? envelope({ qrCode: b64('x'), authStatus: 1, authType: 0 })
+        : envelope(null),
+    );
+    await renderDialog({ ...QR_DATA, isInitiative: true, qr_code: '', auth_status: 0 });
+    await flush();
+    expect(fetch.mock.calls.filter(([u]) => String(u).includes('jc-get-qr-code'))).toHaveLength(1);
+    expect(screen.getByRole('button', { name: /下载二维码/ })).toHaveProperty('disabled', false);
+  });
+});
