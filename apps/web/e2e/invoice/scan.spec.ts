@@ -1,4 +1,5 @@
 import { CLERK, expect, HOTEL, loginAs, openFromMenu, screenshot, test } from '../fixtures.ts';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
 
 const BUYER_EMAIL = 'scan-buyer@example.com';
 const BUYER = { name: '杭州湖畔云数据科技有限公司', taxCode: '91330106MA2CXD7R3P' } as const;
@@ -6,7 +7,7 @@ const BUYER = { name: '杭州湖畔云数据科技有限公司', taxCode: '91330
 test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', () => {
   test('a buyer submits the store QR on a phone, the clerk completes and approves it, the buyer downloads the invoice', async ({
     page,
-    browser,
+    playwright,
     baseURL,
   }) => {
     test.setTimeout(120_000);
@@ -28,8 +29,13 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
       .toBe(true);
     await screenshot(page, 'scan-qrcode');
 
-    // the buyer: a phone, no login
-    const phone = await browser.newContext({
+    // the buyer: a phone, no login — a browser of its own (a second context in the runner's browser
+    // shares the runner's trace files, which then collide when either context closes)
+    const phoneBrowser = await playwright.chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    const phone = await phoneBrowser.newContext({
       baseURL,
       viewport: { width: 390, height: 844 },
       isMobile: true,
@@ -96,5 +102,6 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
     await page.getByText('已开票', { exact: true }).first().click();
     await expect(page.getByRole('row').filter({ hasText: BUYER.name })).toContainText('查看发票');
     await phone.close();
+    await phoneBrowser.close();
   });
 });
