@@ -21,8 +21,18 @@ const STATE_OPTIONS = {
   ...Object.fromEntries(Object.entries(CONFIRM_STATES).map(([k, v]) => [k, { text: `${k} ${v}` }])),
 };
 
-const time = (iso: string) =>
-  new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+/** Beijing date over time, two short lines. */
+const time = (iso: string) => {
+  const t = new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString();
+  return (
+    <Space direction="vertical" size={0}>
+      <span>{t.slice(0, 10)}</span>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t.slice(11, 16)}
+      </Typography.Text>
+    </Space>
+  );
+};
 
 /** spec §2 红字信息表 (/red-info/sheet): 数电 确认单, 专票 信息表 and 普票 reversals with their states. */
 export function RedSheetPage() {
@@ -55,7 +65,7 @@ export function RedSheetPage() {
       dataIndex: 'kind',
       valueType: 'select',
       valueEnum: Object.fromEntries(Object.entries(RED_FORM_KINDS).map(([k, v]) => [k, { text: v }])),
-      width: 120,
+      width: 140,
       render: (_, r) => (
         <Space direction="vertical" size={0}>
           <span>{r.kind_name}</span>
@@ -69,7 +79,7 @@ export function RedSheetPage() {
       title: '蓝字发票',
       dataIndex: 'blue',
       hideInSearch: true,
-      width: 230,
+      width: 210,
       render: (_, r) => (
         <Space direction="vertical" size={0}>
           <span>{r.blue.invoice_no}</span>
@@ -83,17 +93,10 @@ export function RedSheetPage() {
       title: '购买方',
       dataIndex: 'buyer',
       hideInSearch: true,
-      width: 220,
+      width: 160,
       render: (_, r) => (
         <Typography.Text ellipsis={{ tooltip: r.blue.buyer_name }}>{r.blue.buyer_name}</Typography.Text>
       ),
-    },
-    {
-      title: '红冲原因',
-      dataIndex: 'reason',
-      hideInSearch: true,
-      width: 110,
-      render: (_, r) => `${RED_REASONS[r.reason]}${r.full ? '·全额' : '·部分'}`,
     },
     {
       title: '红字价税合计',
@@ -101,14 +104,21 @@ export function RedSheetPage() {
       hideInSearch: true,
       align: 'right',
       width: 130,
-      render: (_, r) => <Typography.Text type="danger">{formatMoney(r.total_with_tax)}</Typography.Text>,
+      render: (_, r) => (
+        <Space direction="vertical" size={0} style={{ alignItems: 'flex-end' }}>
+          <Typography.Text type="danger">{formatMoney(r.total_with_tax)}</Typography.Text>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {RED_REASONS[r.reason]}·{r.full ? '全额' : '部分'}
+          </Typography.Text>
+        </Space>
+      ),
     },
     {
       title: '状态',
       dataIndex: 'state',
       valueType: 'select',
       valueEnum: STATE_OPTIONS,
-      width: 220,
+      width: 190,
       render: (_, r) => (
         <Space direction="vertical" size={0}>
           <RedStateTag form={r} />
@@ -124,14 +134,14 @@ export function RedSheetPage() {
       title: '红字发票',
       dataIndex: 'red_invoice',
       hideInSearch: true,
-      width: 200,
+      width: 190,
       render: (_, r) => <RedInvoiceText form={r} />,
     },
     {
       title: '填开时间',
       dataIndex: 'created_at',
       hideInSearch: true,
-      width: 160,
+      width: 110,
       render: (_, r) => time(r.created_at),
     },
     {
@@ -156,7 +166,7 @@ export function RedSheetPage() {
         cardBordered
         headerTitle="红字信息表"
         tooltip="数电发票使用红字确认单（对方须在72小时内确认），税控专票使用红字信息表，税控普票直接红冲"
-        scroll={{ x: 1400 }}
+        scroll={{ x: 1200 }}
         search={{ labelWidth: 'auto', defaultCollapsed: false }}
         options={{ reload: true, density: false, setting: false }}
         pagination={{ defaultPageSize: PAGE_SIZES[0], showSizeChanger: true, showTotal: (n) => `共 ${n} 条` }}
