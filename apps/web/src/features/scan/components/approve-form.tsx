@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
 import { beijingTime, money } from '../../batch/components/labels.tsx';
 import { approve, reject } from '../api/scan.ts';
-import { type ItemRow, ItemsEditor, itemsOf, rowsOf } from './items-editor.tsx';
+import { type ItemRow, ItemsEditor, itemsOf, newRow, rowsOf } from './items-editor.tsx';
 
 export const STATUS_COLOR: Record<ScanRequest['status'], string> = {
   pending: 'processing',
@@ -70,7 +70,10 @@ export function ApproveForm({
   hotel: boolean;
   onDone: () => void;
 }) {
-  const [rows, setRows] = useState<ItemRow[]>(() => rowsOf(request.items));
+  const [rows, setRows] = useState<ItemRow[]>(() =>
+    // a static-code request: the amount the buyer gave is the clerk's starting point
+    request.items || !request.amount ? rowsOf(request.items) : [newRow({ amount_with_tax: request.amount })],
+  );
   const [room, setRoom] = useState(request.hotel_stay?.room_no ?? '');
   const [guest, setGuest] = useState(request.hotel_stay?.guest_name ?? '');
   const [stay, setStay] = useState<[Dayjs | null, Dayjs | null] | null>(
@@ -138,44 +141,46 @@ export function ApproveForm({
         <Descriptions.Item label="购买方名称" span={2}>
           {request.buyer_name}
         </Descriptions.Item>
-        {request.buyer_tax_code && (
+        {request.buyer_tax_code ? (
           <Descriptions.Item label="纳税人识别号" span={2}>
             {request.buyer_tax_code}
           </Descriptions.Item>
-        )}
-        {(request.buyer_address || request.buyer_phone) && (
+        ) : null}
+        {request.buyer_address || request.buyer_phone ? (
           <Descriptions.Item label="地址、电话" span={2}>
             {request.buyer_address} {request.buyer_phone}
           </Descriptions.Item>
-        )}
-        {(request.buyer_bank_name || request.buyer_bank_account) && (
+        ) : null}
+        {request.buyer_bank_name || request.buyer_bank_account ? (
           <Descriptions.Item label="开户行及账号" span={2}>
             {request.buyer_bank_name} {request.buyer_bank_account}
           </Descriptions.Item>
-        )}
+        ) : null}
         <Descriptions.Item label="接收邮箱">{request.email || '—'}</Descriptions.Item>
         <Descriptions.Item label="接收手机">{request.mobile || '—'}</Descriptions.Item>
         <Descriptions.Item label="开票点">{request.point_name}</Descriptions.Item>
         <Descriptions.Item label="提交时间">{beijingTime(request.created_at)}</Descriptions.Item>
-        {request.order_no && <Descriptions.Item label="订单号">{request.order_no}</Descriptions.Item>}
-        {request.amount && (
-          <Descriptions.Item label="顾客填写/订单金额">¥{money(request.amount)}</Descriptions.Item>
-        )}
-        {request.buyer_remark && (
+        {request.order_no ? <Descriptions.Item label="订单号">{request.order_no}</Descriptions.Item> : null}
+        {request.amount ? (
+          <Descriptions.Item label={request.code_kind === 'order' ? '订单金额' : '顾客填写金额'}>
+            ¥{money(request.amount)}
+          </Descriptions.Item>
+        ) : null}
+        {request.buyer_remark ? (
           <Descriptions.Item label="顾客备注" span={2}>
             {request.buyer_remark}
           </Descriptions.Item>
-        )}
-        {request.reject_reason && (
+        ) : null}
+        {request.reject_reason ? (
           <Descriptions.Item label="拒绝原因" span={2}>
             {request.reject_reason}
           </Descriptions.Item>
-        )}
-        {request.invoice_no && (
+        ) : null}
+        {request.invoice_no ? (
           <Descriptions.Item label="发票号码" span={2}>
             {request.invoice_no}
           </Descriptions.Item>
-        )}
+        ) : null}
       </Descriptions>
 
       {hotel && (

@@ -130,14 +130,29 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             setPageSize(s);
           },
         }}
-        scroll={{ x: 1240 }}
+        scroll={hotel ? { x: 1300 } : undefined}
         columns={[
-          { title: '提交时间', dataIndex: 'created_at', width: 160, render: (v: string) => beijingTime(v) },
-          { title: '开票点', dataIndex: 'point_name', width: 150, ellipsis: true },
-          { title: '订单号', dataIndex: 'order_no', width: 140, render: (v: string | null) => v ?? '—' },
+          {
+            title: '提交时间',
+            dataIndex: 'created_at',
+            width: 100,
+            render: (v: string) => (
+              <Space direction="vertical" size={0}>
+                <span>{beijingTime(v).slice(0, 10)}</span>
+                <Typography.Text type="secondary">{beijingTime(v).slice(11)}</Typography.Text>
+              </Space>
+            ),
+          },
+          { title: '开票点', dataIndex: 'point_name', width: 130, ellipsis: true },
+          {
+            title: '订单号',
+            dataIndex: 'order_no',
+            width: 130,
+            ellipsis: true,
+            render: (v: string | null) => v ?? '—',
+          },
           {
             title: '购买方',
-            width: 260,
             render: (_, r) => (
               <Space direction="vertical" size={0}>
                 <Typography.Text>{r.buyer_name}</Typography.Text>
@@ -170,7 +185,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             : []),
           {
             title: '接收方式',
-            width: 170,
+            width: 190,
             render: (_, r) => (
               <Space direction="vertical" size={0}>
                 {r.email && <span>{r.email}</span>}
@@ -217,8 +232,8 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
           },
           {
             title: '操作',
-            width: 150,
-            fixed: 'right',
+            width: 110,
+            fixed: hotel ? 'right' : undefined,
             render: (_, r) => (
               <Space size={0}>
                 {r.status === 'pending' || r.status === 'failed' ? (
