@@ -7,6 +7,7 @@ import { seedDemoHistory } from '../../db/seed/demo-history.ts';
 import { seedDemoRedForms } from '../../db/seed/red-forms.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
 import { type Fixture, invoicingFixture, line, payload } from '../invoices/test-fixtures.ts';
+import { expirePending } from './repo.ts';
 
 describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -244,6 +245,19 @@ describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', 
     const list = await red('list', { state: 'void', keyword: a.json.data.form_no });
     expect(list.json.data.list.map((x: { form_id: number }) => x.form_id)).toEqual([formId]);
     expect((await red('apply', part)).json.data.state).toBe('02');
+    // the job's sweep (every business) does the same without a request
+    await t.db
+      .update(redForms)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(sql`${redForms.blueInvoiceId} = ${id} and ${redForms.state} = '02'`);
+    expect(await expirePending(t.db)).toBe(1);
+    const [swept] = await t.db
+      .select()
+      .from(redForms)
+      .where(sql`${redForms.blueInvoiceId} = ${id} and ${redForms.state} = '07'`)
+      .orderBy(sql`id desc`)
+      .limit(1);
+    expect(swept).toBeTruthy();
   });
 
   it('enforces the reasons: 开票有误 full only, 销货退回 by quantity, 销售折让 by amount, goods/service kinds', async () => {
@@ -328,6 +342,46 @@ describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', 
     expect(issued.json.data.red_invoice.invoice_code).toMatch(/^\d{10,12}$/);
     expect((await red('issue', { form_id: a.json.data.form_id })).json.code).toBe(RED_CODE.ALREADY_ISSUED);
     expect((await blueRow(special)).redStatus).toBe('full');
+  });
+
+  it('older 普票 need no form: the reversal is issued at once with the blue code and number in the remark', async () => {
+    const res = await f.issue(payload(ids.ukey, { invoiceType: '026' }));
+    const id = res.json.data.invoice_id as number;
+    const a = await red('apply', {
+      invoice_id: id,
+      reason: '04',
+      full: false,
+      lines: [{ blue_line_no: 1, amount_with_tax: '106.00' }],
+    });
+    expect(a.json.data).toMatchObject({
+      kind: 'direct',
+      state: 'approved',
+      form_no: '',
+      total_with_tax: '-106.00',
+    });
+    expect(a.json.data.red_invoice.status).toBe('issued');
+    const r = await blueRow(a.json.data.red_invoice.invoice_id);
+    expect(r.remark).toBe(`对应正数发票代码:${res.json.data.invoice_code}号码:${res.json.data.invoice_no}`);
+    expect(r.invoiceCode).toMatch(/^\d{12}$/);
+    expect((await blueRow(id)).redStatus).toBe('partial');
+  });
+
+  it('a same-month 数电 red gives the quota back; 销售折让 does not', async () => {
+    const quota = async () =>
+      (await call(t.app, 'GET', `/v3/dev/channel/state?device_id=${ids.digital}`)).json.data
+        .quota_used as string;
+    const id = await blue();
+    const before = Number(await quota());
+    await red('apply', {
+      invoice_id: id,
+      reason: '04',
+      full: false,
+      lines: [{ blue_line_no: 1, amount_with_tax: '106.00' }],
+    });
+    expect(Number(await quota())).toBe(before);
+    await red('apply', { invoice_id: id, reason: '03', full: true });
+    // the rest: 954.00 incl. tax = 900.00 excl.
+    expect(Number(await quota())).toBeCloseTo(before - 900, 2);
   });
 
   it('void: same-month paper only; 数电, electronic and last month refused with the red-letter hint', async () => {
