@@ -187,6 +187,7 @@ export function ApproveForm({
         <Space wrap>
           <Input
             addonBefore="房号"
+            aria-label="房号"
             value={room}
             disabled={!editable}
             onChange={(e) => setRoom(e.target.value)}
@@ -194,6 +195,7 @@ export function ApproveForm({
           />
           <Input
             addonBefore="住客"
+            aria-label="住客"
             value={guest}
             disabled={!editable}
             onChange={(e) => setGuest(e.target.value)}
