@@ -1,0 +1,112 @@
+import type { RedBlueInfo } from '@kaipiao/shared/schemas/red-info';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { RedModifyPage } from './red-modify-page.tsx';
+
+/** A service invoice of 1060.00, already reddened by 300.00. */
+const INFO: RedBlueInfo = {
+  blue: {
+    invoice_id: 7,
+    invoice_type: '82',
+    invoice_type_name: '电子发票（普通发票）',
+    invoice_code: '',
+    invoice_no: '26332000000000000007',
+    issued_at: '2026-11-10T02:00:00.000Z',
+    status: 'issued',
+    red_status: 'partial',
+    total_amount: '1000.00',
+    total_tax: '60.00',
+    total_with_tax: '1060.00',
+    buyer_name: '杭州星河网络科技有限公司',
+    buyer_tax_code: '',
+    seller_name: '杭州云栈软件科技有限公司',
+    seller_tax_code: '91330106MA2KXXXX1A',
+  },
+  kind: 'confirm',
+  kind_name: '红字确认单',
+  lines: [
+    {
+      line_no: 1,
+      line_kind: 0,
+      tax_class_code: '3040201010000000000',
+      full_name: '*信息技术服务*软件开发服务',
+      spec: '',
+      unit: '项',
+      quantity: '2',
+      unit_price: '500',
+      unit_price_with_tax: '530',
+      amount: '1000.00',
+      tax_rate: '0.0600',
+      tax_amount: '60.00',
+      amount_with_tax: '1060.00',
+      remaining_quantity: '2',
+      remaining_amount: '716.98',
+      remaining_tax: '43.02',
+      remaining_with_tax: '760.00',
+    },
+  ],
+  remaining_amount: '716.98',
+  remaining_tax: '43.02',
+  remaining_with_tax: '760.00',
+  reasons: ['01', '03', '04'],
+  has_discount: false,
+  needs_confirmation: false,
+  pending_form_id: null,
+};
+
+const envelope = (data: unknown) =>
+  new Response(JSON.stringify({ code: 0, message: 'ok', data }), {
+    headers: { 'content-type': 'application/json' },
+  });
+
+describe('RedModifyPage', { timeout: 120_000 }, () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        String(url).includes('blue-info')
+          ? envelope(INFO)
+          : envelope({ form_id: 3, kind_name: '红字确认单', state_name: '无需确认', red_invoice: null }),
+      ),
+    );
+  });
+
+  it('offers the reasons the invoice allows and sends a partial 销售折让 by amount', async () => {
+    render(
+      <MemoryRouter initialEntries={['/red-info/modify?invoice_id=7']}>
+        <QueryClientProvider client={new QueryClient()}>
+          <AntdProvider>
+            <Routes>
+              <Route path="/red-info/modify" element={<RedModifyPage />} />
+              <Route path="/red-info/sheet" element={<p>红字信息表页面</p>} />
+            </Routes>
+          </AntdProvider>
+        </QueryClientProvider>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText('填写红字确认单')).toBeTruthy();
+    expect(screen.getByText(/无需确认（01）/)).toBeTruthy();
+    // service-only: no 销货退回; partly reddened: no 开票有误
+    expect((screen.getByRole('radio', { name: '销货退回' }) as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('radio', { name: '开票有误' }) as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('radio', { name: '销售折让' }));
+    fireEvent.click(screen.getByRole('radio', { name: '部分红冲' }));
+    const amount = await screen.findByLabelText('第1行红冲金额');
+    expect(screen.queryByLabelText('第1行红冲数量')).toBeNull();
+    fireEvent.change(amount, { target: { value: '100' } });
+    expect(await screen.findByText('¥-100.00')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
+    await waitFor(() => expect(screen.getByText('红字信息表页面')).toBeTruthy());
+    const apply = vi.mocked(fetch).mock.calls.find((c) => String(c[0]).includes('/v3/red-info/apply'))!;
+    expect(JSON.parse(String((apply[1] as RequestInit).body))).toEqual({
+      invoice_id: 7,
+      reason: '04',
+      full: false,
+      lines: [{ blue_line_no: 1, quantity: null, amount_with_tax: '100.00' }],
+      remark: '',
+    });
+  });
+});
