@@ -35,6 +35,8 @@ export const realnameSessions = pgTable(
     smsAttempts: integer().notNull().default(0),
     smsDay: text().notNull().default(''),
     smsDayCount: integer().notNull().default(0),
+    /** 1: the current QR / status was raised by the bureau (socket prompt), 0: the person's own dialog */
+    promptRaised: smallint().notNull().default(0),
     /** sandbox control: the next SMS send answers code 10000 */
     smsAnswer10000: smallint().notNull().default(0),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

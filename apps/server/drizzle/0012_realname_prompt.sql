@@ -1,0 +1,1 @@
+ALTER TABLE "realname_sessions" ADD COLUMN "prompt_raised" smallint DEFAULT 0 NOT NULL;
