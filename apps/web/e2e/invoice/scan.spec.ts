@@ -197,7 +197,7 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
     await openFromMenu(page, /\/hotel\/invoice\/audit$/, '开票审核', '开票管理');
     const row = page.getByRole('row').filter({ hasText: order.order_no });
     await expect(row).toContainText('8808 / 陈静');
-    await expect(row).toContainText('2026-11-20');
+    await expect(row).toContainText('11-20 至 11-22');
     await screenshot(page, 'audit-queue-hotel');
     await row.getByRole('button', { name: '审核' }).click();
     await expect(page).toHaveURL(/\/hotel\/invoice\/audit\/goods\?id=\d+$/);

@@ -130,7 +130,6 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             setPageSize(s);
           },
         }}
-        scroll={hotel ? { x: 1300 } : undefined}
         columns={[
           {
             title: '提交时间',
@@ -143,13 +142,25 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
               </Space>
             ),
           },
-          { title: '开票点', dataIndex: 'point_name', width: 130, ellipsis: true },
           {
-            title: '订单号',
-            dataIndex: 'order_no',
-            width: 130,
-            ellipsis: true,
-            render: (v: string | null) => v ?? '—',
+            title: '开票点 / 订单号',
+            width: 150,
+            render: (_, r) => (
+              <Space direction="vertical" size={0}>
+                <Typography.Text ellipsis={{ tooltip: r.point_name }} style={{ maxWidth: 140 }}>
+                  {r.point_name}
+                </Typography.Text>
+                {r.order_no && (
+                  <Typography.Text
+                    type="secondary"
+                    ellipsis={{ tooltip: r.order_no }}
+                    style={{ maxWidth: 140 }}
+                  >
+                    {r.order_no}
+                  </Typography.Text>
+                )}
+              </Space>
+            ),
           },
           {
             title: '购买方',
@@ -163,19 +174,19 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
           ...(hotel
             ? [
                 {
-                  title: '房号 / 住客',
-                  width: 120,
+                  title: '房号 / 住客 / 入住离店',
+                  width: 170,
                   render: (_: unknown, r: ScanRequest) =>
-                    r.hotel_stay ? `${r.hotel_stay.room_no} / ${r.hotel_stay.guest_name}` : '—',
-                },
-                {
-                  title: '入住 - 离店',
-                  width: 120,
-                  render: (_: unknown, r: ScanRequest) =>
-                    r.hotel_stay?.check_in ? (
+                    r.hotel_stay ? (
                       <Space direction="vertical" size={0}>
-                        <span>{r.hotel_stay.check_in}</span>
-                        <span>{r.hotel_stay.check_out}</span>
+                        <span>
+                          {r.hotel_stay.room_no} / {r.hotel_stay.guest_name}
+                        </span>
+                        {r.hotel_stay.check_in && (
+                          <Typography.Text type="secondary">
+                            {r.hotel_stay.check_in.slice(5)} 至 {r.hotel_stay.check_out.slice(5)}
+                          </Typography.Text>
+                        )}
                       </Space>
                     ) : (
                       '—'
@@ -185,7 +196,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             : []),
           {
             title: '接收方式',
-            width: 190,
+            width: 200,
             render: (_, r) => (
               <Space direction="vertical" size={0}>
                 {r.email && <span>{r.email}</span>}
@@ -233,7 +244,6 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
           {
             title: '操作',
             width: 110,
-            fixed: hotel ? 'right' : undefined,
             render: (_, r) => (
               <Space size={0}>
                 {r.status === 'pending' || r.status === 'failed' ? (
