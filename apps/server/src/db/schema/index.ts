@@ -8,4 +8,5 @@ export * from './reporting.ts';
 export * from './scan.ts';
 export * from './security.ts';
 export * from './tenancy.ts';
+export * from './trusteeship.ts';
 export * from './users.ts';
