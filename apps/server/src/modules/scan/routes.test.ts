@@ -323,6 +323,17 @@ describe('scan-to-invoice and the audit queue', () => {
     expect(detail.json.data).toMatchObject({ hotel_stay: stay, amount: '980.00', code_kind: 'order' });
   });
 
+  it('refuses order items the issuing service would refuse (a rate the business may not use)', async () => {
+    const res = await console_('POST', '/v3/scan-code/create-order', {
+      clientId: ids.hotel,
+      sid: ids.bs,
+      body: { items: [item('100.00', { tax_rate: '0.06' })] },
+    });
+    expect(res.json.code).toBe(CODE.VALIDATION);
+    expect(res.json.message).toContain('第1行');
+    expect(res.json.data.errors[0].field).toMatch(/^items\.0\./);
+  });
+
   it('refuses an expired order code', async () => {
     const o = await order({ items: [item('20.00')], valid_minutes: 5 });
     await t.db

@@ -19,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
 import { AppError } from '../../lib/app-error.ts';
 import { issueBlue } from '../invoices/service.ts';
+import { validateBlue } from '../invoices/validate.ts';
 
 /**
  * Scan-to-invoice (domain.md §8.1): QR codes per store / counter / order, the buyer's request, the
@@ -237,6 +238,59 @@ export function linesOf(items: readonly ScanItem[]): BlueInvoiceRequest['goods_i
 const itemsTotal = (items: readonly ScanItem[]) =>
   items.reduce((s, it) => s.plus(dec(it.amount_with_tax)), dec('0')).toFixed(2);
 
+/**
+ * The items as the issuing service will check them (rates the business may use, tolerances), so an
+ * order code never promises an invoice that cannot be issued. Buyer-side rules wait for the buyer.
+ */
+async function checkItems(db: Db, clientId: number, items: ScanItem[]): Promise<void> {
+  const goods = linesOf(items);
+  const [seller] = await rows<{ tax_code: string; taxpayer_type: string }>(
+    db,
+    sql`select tax_code, taxpayer_type from clients where id = ${clientId}`,
+  );
+  if (!seller) throw new AppError(CODE.NOT_FOUND);
+  const t = computeTotals(goods.map((l) => ({ amount: l.amount, taxAmount: l.tax_amount })));
+  const { issues } = validateBlue(
+    {
+      serial_no: 'SCAN-CHECK',
+      device_id: 1,
+      invoice_type: '82',
+      buyer: {
+        title_type: 1,
+        name: '顾客',
+        tax_code: '',
+        email: '',
+        mobile: '',
+        address: '',
+        phone: '',
+        bank_name: '',
+        bank_account: '',
+      },
+      seller: { name: '', tax_code: '', address: '', phone: '', bank_name: '', bank_account: '' },
+      goods_info: goods,
+      invoice_info: {
+        price_includes_tax: true,
+        total_amount: t.totalAmount,
+        total_tax: t.totalTax,
+        total_price_with_tax: t.totalWithTax,
+        remark: '',
+        specific_business_code: null,
+        drawer: '',
+        payee: '',
+        reviewer: '',
+      },
+      send_email: false,
+    },
+    { taxCode: seller.tax_code, taxpayerType: seller.taxpayer_type === 'small' ? 'small' : 'general' },
+  );
+  const own = issues.filter((i) => i.field.startsWith('goods_info') || i.field.startsWith('invoice_info'));
+  if (own.length > 0) {
+    throw new AppError(CODE.VALIDATION, own[0]!.message, {
+      errors: own.map((i) => ({ field: i.field.replace(/^goods_info/, 'items'), message: i.message })),
+    });
+  }
+}
+
 export async function createOrder(
   db: Db,
   a: { clientId: number; storeId: number; userId: number | null },
@@ -248,7 +302,7 @@ export async function createOrder(
     remark: string;
   },
 ) {
-  linesOf(body.items); // refuses items the money API cannot compute
+  await checkItems(db, a.clientId, body.items);
   const settings = await getSettings(db, a.clientId, a.storeId);
   const minutes = body.valid_minutes ?? settings.default_valid_minutes;
   const orderNo =
