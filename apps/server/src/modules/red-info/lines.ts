@@ -71,8 +71,9 @@ function redLineOf(
     spec: l.spec,
     unit: l.unit,
     quantity: v.quantity === null ? null : negQty(v.quantity),
-    unit_price: v.keepPrice ? l.unit_price : null,
-    unit_price_with_tax: v.keepPrice ? l.unit_price_with_tax : null,
+    unit_price: v.keepPrice && l.unit_price !== null ? trimmed(l.unit_price) : null,
+    unit_price_with_tax:
+      v.keepPrice && l.unit_price_with_tax !== null ? trimmed(l.unit_price_with_tax) : null,
     amount: neg(v.amount),
     tax_rate: l.tax_rate,
     tax_amount: neg(v.tax),

@@ -21,7 +21,8 @@ export function RedFormActions({ form, onDone }: { form: RedForm; onDone: (f: Re
     setBusy(a);
     try {
       const f = await redAction(a, form.form_id);
-      toastSuccess(a === 'issue' && f.red_invoice?.status === 'issued' ? '红字发票已开具' : DONE[a]);
+      const issued = (a === 'issue' || a === 'confirm') && f.red_invoice?.status === 'issued';
+      toastSuccess(issued ? `红字发票已开具：${f.red_invoice?.invoice_no ?? ''}` : DONE[a]);
       onDone(f);
     } catch {
       // the API client showed the reason

@@ -141,7 +141,7 @@ export function RedSheetPage() {
       title: '填开时间',
       dataIndex: 'created_at',
       hideInSearch: true,
-      width: 110,
+      width: 120,
       render: (_, r) => time(r.created_at),
     },
     {
