@@ -106,6 +106,10 @@ export default async function globalSetup() {
     throw err;
   }
   process.env.KAIPIAO_E2E_URL = url;
+  // the embedded cluster's address, for specs that start a second server process on the same database
+  const pgPort = /embedded PostgreSQL on port (\d+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
+  if (pgPort)
+    process.env.KAIPIAO_E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${pgPort}/kaipiao`;
   console.log(`[e2e] console at ${url} (data ${path.relative(ROOT, dataDir)})`);
   return stop;
 }

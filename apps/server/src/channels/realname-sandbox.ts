@@ -162,8 +162,13 @@ export class SandboxRealNameBureau {
   /**
    * A QR for the person to scan. A still-valid QR is answered again; a new one is refused within a
    * minute of the last and after 20 in a day (`bureau`: raised by the bureau itself, not counted).
+   * `prompt`: the QR belongs to a bureau-raised authorisation (the socket prompt), not the person's own login.
    */
-  async qr(clientId: number, deviceId: number, opts: { bureau?: boolean } = {}): Promise<RealNameState> {
+  async qr(
+    clientId: number,
+    deviceId: number,
+    opts: { bureau?: boolean; prompt?: boolean } = {},
+  ): Promise<RealNameState> {
     const s = await this.state(clientId, deviceId);
     if (!opts.bureau && s.effectiveStatus === AUTH_STATUS.valid) return s;
     const now = this.now();
@@ -180,6 +185,7 @@ export class SandboxRealNameBureau {
       qrToken: randomBytes(12).toString('hex'),
       qrIssuedAt: now,
       qrExpiresAt: new Date(now.getTime() + REAL_NAME_LIMITS.qrTtlSeconds * 1000),
+      promptRaised: opts.bureau || opts.prompt ? 1 : 0,
       ...(opts.bureau ? {} : { qrDay: day, qrDayCount: count + 1 }),
     });
     return this.state(clientId, deviceId);
@@ -193,6 +199,7 @@ export class SandboxRealNameBureau {
     const now = this.now();
     await this.update(clientId, deviceId, {
       authStatus: AUTH_STATUS.done,
+      promptRaised: 0,
       qrToken: null,
       qrExpiresAt: null,
       loginExpiresAt: new Date(now.getTime() + REAL_NAME_LIMITS.loginTtlHours * 3600_000),
@@ -214,7 +221,13 @@ export class SandboxRealNameBureau {
     values: Partial<
       Pick<
         RealNameRow,
-        'authStatus' | 'authType' | 'authWay' | 'eleTaxLoginType' | 'taxMobile' | 'smsAnswer10000'
+        | 'authStatus'
+        | 'authType'
+        | 'authWay'
+        | 'eleTaxLoginType'
+        | 'taxMobile'
+        | 'smsAnswer10000'
+        | 'promptRaised'
       >
     > & { logout?: boolean },
   ): Promise<RealNameState> {

@@ -9,4 +9,5 @@ export const DIALOGS: DialogRegistry = {
   'contact-us': lazy(() => import('./layouts/console/contact-us-dialog.tsx')),
   'summary-guide': lazy(() => import('../features/session/components/summary-guide-dialog.tsx')),
   'small-scale-notice': lazy(() => import('../features/home/small-scale-notice-dialog.tsx')),
+  'real-name': lazy(() => import('../features/real-name/components/real-name-host-dialog.tsx')),
 };

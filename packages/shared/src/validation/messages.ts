@@ -49,5 +49,6 @@ export const MSG = {
   REAL_NAME_QR_TIP: (app: string) => `请使用${app}扫描二维码进行实名认证`,
   REAL_NAME_QR_EXPIRED: '二维码已过期，点击刷新',
   REAL_NAME_APP_RELOGIN: '请重新登录APP后再进行操作',
+  REAL_NAME_DONE: '实名认证成功',
   REAL_NAME_HINT: '当前税号未登录电子税务局，请手动获取验证码；获取二维码需要几分钟时间，请耐心等待。',
 } as const;

@@ -64,16 +64,17 @@ export class RealNameService {
     const s = await this.bureau.state(clientId, deviceId);
     if (!judgeInvoiceStatus) return toInfo(s);
     if (!s.loggedIn) return { ...toInfo(s), qrCode: '', authStatus: AUTH_STATUS.expired };
-    const fresh = await this.bureau.qr(clientId, deviceId);
+    const fresh = await this.bureau.qr(clientId, deviceId, { prompt: true });
     if (fresh.qrToken !== s.qrToken || fresh.effectiveStatus !== s.effectiveStatus) await this.changed(fresh);
     return toInfo(fresh);
   }
 
-  /** The initiative QR request (jc-get-qr-code). */
+  /**
+   * The initiative QR request (jc-get-qr-code). Not pushed to the device-authorisation sockets: the
+   * person asked for it in their own dialog (which polls); the socket carries the bureau's requests.
+   */
   async qrCode(clientId: number, deviceId: number): Promise<JcQrCodeResponse> {
-    const before = await this.bureau.state(clientId, deviceId);
     const s = await this.bureau.qr(clientId, deviceId);
-    if (s.qrToken !== before.qrToken || s.effectiveStatus !== before.effectiveStatus) await this.changed(s);
     return { qrCode: s.qrCode, authStatus: s.effectiveStatus, authType: s.authType };
   }
 
@@ -100,10 +101,12 @@ export class RealNameService {
     };
   }
 
-  /** Pending prompts a socket gets when it opens (auth_status 1, 3 or 4). */
+  /** Pending bureau-raised prompts a socket gets when it opens (auth_status 1, 3 or 4). */
   async pending(clientId: number): Promise<RealNameNote[]> {
     const states = await this.bureau.listForClient(clientId);
-    return states.filter((s) => PROMPT_AUTH_STATUSES.includes(s.effectiveStatus)).map(toNote);
+    return states
+      .filter((s) => s.promptRaised === 1 && PROMPT_AUTH_STATUSES.includes(s.effectiveStatus))
+      .map(toNote);
   }
 
   // ---- sandbox controls (/v3/dev/real-name/*) ----
@@ -128,7 +131,10 @@ export class RealNameService {
 
   async appRelogin(deviceId: number): Promise<RealNameInfo> {
     const clientId = await this.bureau.clientOf(deviceId);
-    const s = await this.bureau.setStatus(clientId, deviceId, { authStatus: AUTH_STATUS.appRelogin });
+    const s = await this.bureau.setStatus(clientId, deviceId, {
+      authStatus: AUTH_STATUS.appRelogin,
+      promptRaised: 1,
+    });
     return toInfo(await this.changed(s));
   }
 

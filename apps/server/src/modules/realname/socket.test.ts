@@ -1,6 +1,7 @@
-import { AUTH_STATUS } from '@kaipiao/shared';
-import { beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from '@fastify/websocket';
+import { AUTH_STATUS } from '@kaipiao/shared';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 
@@ -99,5 +100,27 @@ describe('GET /ws/device-auth (device-authorisation socket)', () => {
     await inbox.next((m) => m.auth_status === AUTH_STATUS.done);
     expect(hotel.seen.filter((m) => m.type === 'auth')).toEqual([]);
     ws.terminate();
+  });
+
+  it('does not push the person’s own QR (jc-get-qr-code) to the sockets, nor send it on open', async () => {
+    const live = collect((await open(b.app, f.ids.software)) as unknown as WebSocket);
+    const q = `client_id=${f.ids.software}&sid=${f.ids.hq}`;
+    await a.db.execute(sql`update realname_sessions set qr_issued_at = now() - interval '2 minutes'`);
+    const own = await call(a.app, 'POST', `/v3/equipment/jc-get-qr-code?${q}`, {
+      token: f.admin,
+      body: { device_id: f.ids.digital },
+    });
+    expect(own.json.data.authStatus).toBe(AUTH_STATUS.valid);
+    const laterWs = await open(a.app, f.ids.software);
+    const later = collect(laterWs as unknown as WebSocket);
+    // a ping answered means the open-time messages were already sent
+    laterWs.send(JSON.stringify({ type: 'ping' }));
+    await later.next((m) => m.type === 'pong');
+    await new Promise((r) => setTimeout(r, 300));
+    // (a late "2" from the previous test may still arrive; no QR may)
+    const qrs = [...live.seen, ...later.seen].filter(
+      (m) => m.type === 'auth' && m.auth_status !== AUTH_STATUS.done,
+    );
+    expect(qrs).toEqual([]);
   });
 });

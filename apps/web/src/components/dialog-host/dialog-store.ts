@@ -20,6 +20,8 @@ export type DialogPropsMap = {
     quarterThreshold: string;
     onAnswered?: () => void;
   };
+  /** spec §2 real-name dialog for a 数电 device (features/real-name) */
+  'real-name': { device_id: number; isInitiative?: boolean };
 };
 export type DialogKind = keyof DialogPropsMap;
 

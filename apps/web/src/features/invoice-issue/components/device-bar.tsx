@@ -4,8 +4,9 @@ import {
   type SpecificBusinessDef,
   type TaxEquipment,
 } from '@kaipiao/shared';
-import { Alert, Col, Progress, Radio, Row, Segmented, Select, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Col, Progress, Radio, Row, Segmented, Select, Space, Tag, Typography } from 'antd';
 import { type Dispatch, memo } from 'react';
+import { openDialog } from '../../../components/dialog-host/index.ts';
 import { preferredKind } from '../hooks/use-devices.ts';
 import type { DraftAction } from '../utils/draft.ts';
 import { sameDraftParts } from '../utils/memo.ts';
@@ -139,6 +140,15 @@ function DeviceBarImpl({ draft, dispatch, devices, loading, specific, allowSpeci
           <span>单张限额：{formatMoney(device.per_invoice_limit, { symbol: true })}（不含税）</span>
           <Quota device={device} />
           <Typography.Text type="secondary">设备号 {device.device_no}</Typography.Text>
+          {device.kind === 'digital' && (
+            <Button
+              type="link"
+              size="small"
+              onClick={() => openDialog('real-name', { device_id: device.device_id })}
+            >
+              税局登录/实名认证
+            </Button>
+          )}
         </Space>
       )}
       {device && (!device.online || device.locked) && (

@@ -50,6 +50,8 @@ export type RealNameDialogProps = {
   onClose: () => void;
   /** the SMS login went through */
   onSuccess?: () => void;
+  /** after the closing animation (dialog host) */
+  afterClose?: () => void;
 };
 
 type SmsForm = {
@@ -63,9 +65,10 @@ type SmsForm = {
 // "already logged in" / "login successful" in the send answer (spec §4)
 const LOGGED_IN_TEXT = /已登录|登录成功/;
 const MASKED_PASSWORD = '********';
+const QR_POLL_MS = 3000;
 
 /** spec §2 real-name authentication dialog: SMS login or tax-app QR, 500 px wide. */
-export function RealNameDialog({ open, data, onClose, onSuccess }: RealNameDialogProps) {
+export function RealNameDialog({ open, data, onClose, onSuccess, afterClose }: RealNameDialogProps) {
   const smsMode = isRealNameSmsMode(data.channel, data.auth_way);
   const device: RealNameDevice = useMemo(
     () => ({
@@ -139,6 +142,26 @@ export function RealNameDialog({ open, data, onClose, onSuccess }: RealNameDialo
     }
   }, [open, smsMode, data.isInitiative, data.auth_way, refreshQr]);
 
+  // an initiative QR: the person scans in the app; ask every 3 s until authenticated or lapsed
+  useEffect(() => {
+    if (!open || smsMode || !data.isInitiative || authStatus !== AUTH_STATUS.valid) return;
+    const timer = setInterval(async () => {
+      try {
+        const r = await getRealPersonAuth(device.device_id, undefined, false);
+        if (r.auth_status === AUTH_STATUS.done) {
+          void message.success(MSG.REAL_NAME_DONE);
+          onSuccess?.();
+          onClose();
+        } else if (r.auth_status === AUTH_STATUS.expired || r.auth_status === AUTH_STATUS.appRelogin) {
+          setAuthStatus(r.auth_status);
+        }
+      } catch {
+        // asked again on the next tick
+      }
+    }, QR_POLL_MS);
+    return () => clearInterval(timer);
+  }, [open, smsMode, data.isInitiative, authStatus, device.device_id, onSuccess, onClose]);
+
   async function sendSms() {
     setSending(true);
     try {
@@ -191,6 +214,7 @@ export function RealNameDialog({ open, data, onClose, onSuccess }: RealNameDialo
       title={title}
       width={REAL_NAME_DIALOG_WIDTH}
       onCancel={onClose}
+      afterClose={afterClose}
       maskClosable={false}
       destroyOnHidden
       footer={
