@@ -1,4 +1,4 @@
-import { CODE, SCAN_CODE, SCAN_MSG, SESSION_CODE, TITLE_MSG } from '@kaipiao/shared';
+import { CODE, INVOICE_CODE, SCAN_CODE, SCAN_MSG, SESSION_CODE, TITLE_MSG } from '@kaipiao/shared';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
@@ -332,6 +332,72 @@ describe('scan-to-invoice and the audit queue', () => {
     expect(res.json.code).toBe(CODE.VALIDATION);
     expect(res.json.message).toContain('第1行');
     expect(res.json.data.errors[0].field).toMatch(/^items\.0\./);
+  });
+
+  it('a channel failure keeps the request for a retry under the same serial; an unknown outcome settles through reconciliation', async () => {
+    const approveOrder = async (amount: string) => {
+      const o = await order({ items: [item(amount)] });
+      const sub = await pub('POST', '/v3/scan/submit', buyer(o.token, { mobile: '13900000099' }));
+      const r = await requestOf(sub.json.data.request_token);
+      return { o, id: Number(r.id), requestToken: sub.json.data.request_token as string };
+    };
+    // the bureau refuses once: the request is failed, the retry re-sends the same payload and serial
+    const a = await approveOrder('30.00');
+    await f.dev('control', { device_id: ids.digital, fault: 'error', fault_count: 1 });
+    const failed = await console_('POST', '/v3/scan-audit/approve', { body: { id: a.id } });
+    expect(failed.json.code).toBe(INVOICE_CODE.CHANNEL_ERROR);
+    const row = await t.db.select().from(scanRequests).where(eq(scanRequests.id, a.id));
+    expect(row[0]).toMatchObject({ status: 'failed', serialNo: `SCAN-O${String(a.o.id).padStart(6, '0')}` });
+    expect((await pub('GET', `/v3/scan/request?token=${a.requestToken}`)).json.data.status_text).toBe(
+      '商家正在处理您的开票申请',
+    );
+    const retry = await console_('POST', '/v3/scan-audit/approve', {
+      body: { id: a.id, items: [item('99.00')] },
+    });
+    expect(retry.json.data).toMatchObject({ status: 'issued', request: { amount: '30.00' } });
+    expect(await invoicesOfSerial(`SCAN-O${String(a.o.id).padStart(6, '0')}`)).toHaveLength(1);
+
+    // the channel's answer is unknown: the request waits in 开票中 until reconciliation finds it issued
+    const b = await approveOrder('40.00');
+    await f.dev('control', {
+      device_id: ids.digital,
+      fault: 'unknown',
+      fault_count: 1,
+      unknown_visible_after_s: 1,
+    });
+    const unknown = await console_('POST', '/v3/scan-audit/approve', { body: { id: b.id } });
+    expect(unknown.json.code).toBe(INVOICE_CODE.CHANNEL_TIMEOUT);
+    expect((await pub('GET', `/v3/scan/request?token=${b.requestToken}`)).json.data.status).toBe('issuing');
+    await new Promise((r) => setTimeout(r, 1100));
+    const rec = await call(t.app, 'POST', `/v3/online-invoicing/reconcile?${f.scope(ids.software, ids.hq)}`, {
+      token: f.admin,
+      body: {},
+    });
+    expect(rec.json.data.issued).toBe(1);
+    await drainInvoiceHooks();
+    const settled = await pub('GET', `/v3/scan/request?token=${b.requestToken}`);
+    expect(settled.json.data).toMatchObject({ status: 'issued', invoice: { total_price_with_tax: '40.00' } });
+    expect((await t.db.select().from(scanRequests).where(eq(scanRequests.id, b.id)))[0]!.status).toBe(
+      'issued',
+    );
+    await expect
+      .poll(async () => (await t.db.select().from(outbox).where(eq(outbox.recipient, '13900000099'))).length)
+      .toBe(2);
+    await f.dev('reset', { device_id: ids.digital });
+  });
+
+  it('pauses submissions while the bookkeeping service is expired (spec §1)', async () => {
+    const code = await storeCode();
+    await t.db.execute(sql`update orgs set bookkeeping_expires_at = now() - interval '1 day'`);
+    try {
+      const res = await pub('POST', '/v3/scan/submit', buyer(code.token));
+      expect(res.json).toMatchObject({
+        code: SCAN_CODE.SERVICE_PAUSED,
+        message: '商家暂停了扫码开票，请联系商家',
+      });
+    } finally {
+      await t.db.execute(sql`update orgs set bookkeeping_expires_at = now() + interval '1 year'`);
+    }
   });
 
   it('refuses an expired order code', async () => {
