@@ -448,7 +448,9 @@ describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', 
       expect((await red(action, { form_id: fid })).json.code).toBe(RED_CODE.FORM_NOT_FOUND);
     }
     // the other tenant's form is untouched
-    expect((await red('detail', { form_id: fid }, { clientId: ids.hotel, sid: ids.bs })).json.data.state).toBe('01');
+    expect(
+      (await red('detail', { form_id: fid }, { clientId: ids.hotel, sid: ids.bs })).json.data.state,
+    ).toBe('01');
     const list = await red('list', {});
     expect(list.json.data.list.some((x: { form_id: number }) => x.form_id === fid)).toBe(false);
     // the clerk (store HQ of the software business only) cannot reach the hotel either
