@@ -12,6 +12,7 @@ import {
   openFromMenu,
   readSmsCode,
   screenshot,
+  submitLogin,
   test,
 } from '../fixtures.ts';
 
@@ -184,7 +185,17 @@ test.describe('real-name authentication (spec §2–§4)', () => {
         predicate: (ws) => ws.url().includes('/ws/device-auth'),
         timeout: 30_000,
       });
-      await loginAs(page, CLERK.account);
+      // loginAs() settles pages of the test fixture only: the notice of this new context is closed here
+      const notice = page.waitForResponse((r) => r.url().includes('/v3/system/public-notice'), {
+        timeout: 30_000,
+      });
+      await submitLogin(page, CLERK.account);
+      const body = (await (await notice).json()) as { data: { title: string } | null };
+      if (body.data) {
+        const dialog = page.getByRole('dialog', { name: body.data.title });
+        await dialog.getByRole('button', { name: '我知道了' }).click();
+        await expect(dialog).toBeHidden();
+      }
       const ws = await socket;
       expect(ws.url()).toContain(base.replace('http', 'ws'));
       return page;
