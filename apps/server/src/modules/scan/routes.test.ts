@@ -307,6 +307,22 @@ describe('scan-to-invoice and the audit queue', () => {
       body: { id: Number(bjReq.id), reason: '越权' },
     });
     expect(other.json.code).toBe(SCAN_CODE.REQUEST_NOT_FOUND);
+    // acting is for the selected store: the summary view is read-only, another store's request is not found
+    const hqCode = await storeCode();
+    const hqSub = await pub('POST', '/v3/scan/submit', buyer(hqCode.token));
+    const hqId = Number((await requestOf(hqSub.json.data.request_token)).id);
+    const summary = await console_('POST', '/v3/scan-audit/reject', {
+      sid: -1,
+      body: { id: hqId, reason: '汇总' },
+    });
+    expect(summary.json.code).toBe(CODE.SWITCH_STORE);
+    const fromBj = await console_('POST', '/v3/scan-audit/reject', {
+      sid: ids.bj,
+      body: { id: hqId, reason: '门店' },
+    });
+    expect(fromBj.json.code).toBe(SCAN_CODE.REQUEST_NOT_FOUND);
+    const seen = await console_('GET', '/v3/scan-audit/list', { sid: -1, query: 'status=pending' });
+    expect(seen.json.data.list.map((x: { id: number }) => x.id)).toContain(hqId);
     // the hotel's admin sees it, with the hotel stay of an order
     const stay = { room_no: '8208', guest_name: '李四', check_in: '2026-11-20', check_out: '2026-11-22' };
     const ho = await order(

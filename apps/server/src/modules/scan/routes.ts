@@ -41,11 +41,14 @@ const actor = (req: FastifyRequest): service.Actor => ({
   storeIds: req.access!.storeIds,
   userId: req.session?.userId ?? null,
 });
+/** Approving and rejecting act for the selected store (the summary view is read-only: 10688). */
+const storeOnly = (req: FastifyRequest): service.Actor => ({ ...actor(req), storeIds: new Set([req.sid!]) });
 
 /** Console side of scan-to-invoice: settings, codes (PNG), the audit queue. */
 export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
   const qr = { menu: QR_MENUS, store: 'specific' as const };
   const audit = { menu: AUDIT_MENUS };
+  const act = { menu: AUDIT_MENUS, store: 'specific' as const };
 
   app.get(
     '/v3/scan-code/settings',
@@ -138,27 +141,27 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/scan-audit/approve',
     {
-      config: audit,
+      config: act,
       schema: {
         body: approveBodySchema,
         response: reply200(z.object({ status: scanRequestStatusSchema, request: scanRequestSchema })),
       },
     },
     async (req) => {
-      const status = await service.approveRequest(app, actor(req), req.body);
-      return ok({ status, request: await service.requestDetail(app.db, actor(req), req.body.id) });
+      const status = await service.approveRequest(app, storeOnly(req), req.body);
+      return ok({ status, request: await service.requestDetail(app.db, storeOnly(req), req.body.id) });
     },
   );
 
   app.post(
     '/v3/scan-audit/bulk-approve',
-    { config: audit, schema: { body: bulkApproveBodySchema, response: reply200(bulkApproveResultSchema) } },
-    async (req) => ok(await service.bulkApprove(app, actor(req), req.body.ids)),
+    { config: act, schema: { body: bulkApproveBodySchema, response: reply200(bulkApproveResultSchema) } },
+    async (req) => ok(await service.bulkApprove(app, storeOnly(req), req.body.ids)),
   );
 
   app.post(
     '/v3/scan-audit/reject',
-    { config: audit, schema: { body: rejectBodySchema, response: reply200(scanRequestSchema) } },
-    async (req) => ok(await service.rejectRequest(app, actor(req), req.body)),
+    { config: act, schema: { body: rejectBodySchema, response: reply200(scanRequestSchema) } },
+    async (req) => ok(await service.rejectRequest(app, storeOnly(req), req.body)),
   );
 };

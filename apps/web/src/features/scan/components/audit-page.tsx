@@ -9,6 +9,7 @@ import { useSessionStore } from '../../../stores/session-store.ts';
 import { beijingTime, money } from '../../batch/components/labels.tsx';
 import { auditQuery, bulkApprove, requestQuery } from '../api/scan.ts';
 import { ApproveForm, askReject, RequestStatusTag } from './approve-form.tsx';
+import { SwitchStoreNotice } from './qrcode-page.tsx';
 
 const FILTERS: { value: ScanRequestStatus | ''; label: string }[] = [
   { value: 'pending', label: '待审核' },
@@ -68,8 +69,14 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
     else setOpen(r);
   };
 
+  const summary = storeId === SUMMARY_STORE_ID;
   return (
     <Card variant="borderless">
+      {summary && (
+        <div style={{ marginBottom: 16 }}>
+          <SwitchStoreNotice path={hotel ? '/hotel/invoice/audit' : '/invoice/audit'} />
+        </div>
+      )}
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 16 }} wrap>
         <Segmented
           value={status}
@@ -92,7 +99,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
           />
           <Button
             type="primary"
-            disabled={selected.length === 0}
+            disabled={selected.length === 0 || summary}
             loading={bulkBusy}
             onClick={() =>
               Modal.confirm({
@@ -115,7 +122,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys as number[]),
           getCheckboxProps: (r) => ({
-            disabled: !((r.status === 'pending' && r.items) || r.status === 'failed'),
+            disabled: summary || !((r.status === 'pending' && r.items) || r.status === 'failed'),
           }),
         }}
         pagination={{
@@ -246,7 +253,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             width: 110,
             render: (_, r) => (
               <Space size={0}>
-                {r.status === 'pending' || r.status === 'failed' ? (
+                {!summary && (r.status === 'pending' || r.status === 'failed') ? (
                   <>
                     <Button type="link" size="small" onClick={() => review(r)}>
                       审核
