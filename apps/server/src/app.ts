@@ -26,6 +26,7 @@ import { statsRoutes } from './modules/stats/routes.ts';
 import { storeRoutes } from './modules/stores/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { titleRoutes } from './modules/titles/routes.ts';
+import { trusteeshipRoutes } from './modules/trusteeship/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { invalidationPlugin } from './plugins/invalidation.ts';
@@ -84,6 +85,7 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(batchesModule);
   await app.register(redInfoModule);
   await app.register(scanModule);
+  await app.register(trusteeshipRoutes);
   await app.register(documentsModule);
   await app.register(queryRoutes);
   await app.register(statsRoutes);

@@ -122,7 +122,7 @@ export const CONSOLE_ROUTES: readonly AppRoute[] = [
     keepAlive: false,
     page: () => import('./routes/red-info/modify.tsx'),
   }),
-  menu('/invoice/trusteeship', inv),
+  menu('/invoice/trusteeship', { ...inv, page: () => import('./routes/invoice/trusteeship.tsx') }),
   menu('/query/invoice', { ...query, page: () => import('./routes/query/invoice.tsx') }),
   menu('/hotel/query/invoice', { ...query, page: () => import('./routes/query/hotel-invoice.tsx') }),
   menu('/query/invoice-stat', { ...query, page: () => import('./routes/query/invoice-stat.tsx') }),

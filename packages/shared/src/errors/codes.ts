@@ -167,6 +167,17 @@ export const SCAN_CODE = {
   STORE_CODE_FIXED: 19026,
 } as const;
 
+/** Trusteeship: hosted devices and 数电 accounts (20001–20099). */
+export const TRUST_CODE = {
+  DEVICE_NOT_FOUND: 20001,
+  DEVICE_DISABLED: 20002,
+  ALREADY_HOSTED: 20003,
+  NOT_HOSTED: 20004,
+  STORE_NOT_FOUND: 20005,
+  NO_STORES: 20006,
+  AGREEMENT_REQUIRED: 20007,
+} as const;
+
 export const DEV_CODE = {
   DEV_ONLY: 19001,
 } as const;

@@ -12,6 +12,7 @@ import {
   RED_CODE,
   SCAN_CODE,
   SESSION_CODE,
+  TRUST_CODE,
 } from './codes.ts';
 
 // One Chinese message per code; the server sends these, the client never branches on text.
@@ -140,6 +141,13 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [SCAN_CODE.NOT_ISSUED]: '发票尚未开具，暂无发票文件',
   [SCAN_CODE.SERVICE_PAUSED]: '商家暂停了扫码开票，请联系商家',
   [SCAN_CODE.STORE_CODE_FIXED]: '门店码不能停用，可停用收银台码和订单码',
+  [TRUST_CODE.DEVICE_NOT_FOUND]: '设备不存在或不属于当前企业',
+  [TRUST_CODE.DEVICE_DISABLED]: '设备已停用，不能托管',
+  [TRUST_CODE.ALREADY_HOSTED]: '该设备已在托管中，请勿重复托管',
+  [TRUST_CODE.NOT_HOSTED]: '该设备未托管或已撤销托管',
+  [TRUST_CODE.STORE_NOT_FOUND]: '门店不存在或不属于当前企业',
+  [TRUST_CODE.NO_STORES]: '请至少选择一个可使用托管设备开票的门店',
+  [TRUST_CODE.AGREEMENT_REQUIRED]: '请先阅读并同意《设备托管服务协议》',
   [DEV_CODE.DEV_ONLY]: '生产环境不提供该接口',
 };
 

@@ -16,6 +16,7 @@ import {
 import { seedDemoCatalog } from './catalog.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seedDemoDevices } from './devices.ts';
+import { seedDemoTrusteeship } from './trusteeship.ts';
 import { seedDemoRedForms } from './red-forms.ts';
 import { seedDemoScan } from './scan.ts';
 
@@ -57,6 +58,7 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
     await seedDemoDevices(db, DEMO);
     if (history) await seedDemoHistory(db, DEMO);
     if (history) await seedDemoRedForms(db, DEMO);
+    if (history) await seedDemoTrusteeship(db, DEMO);
     await seedDemoCatalog(db, DEMO);
     await seedDemoScan(db, DEMO, { requests: history });
     return false;
@@ -70,7 +72,8 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
         packageCode: 'pro',
         packageExpiresAt: new Date(`${year + 1}-12-31T16:00:00Z`),
         bookkeepingExpiresAt: new Date(`${year + 1}-12-31T16:00:00Z`),
-        grayFeatures: ['/receipt-center/bill'],
+        // listed for the gray-release pages it demonstrates (trusteeship: hosted issuing)
+        grayFeatures: ['/receipt-center/bill', '/invoice/trusteeship'],
       })
       .returning();
     const [software] = await tx
@@ -149,6 +152,7 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
   await seedDemoDevices(db, DEMO);
   if (history) await seedDemoHistory(db, DEMO);
   if (history) await seedDemoRedForms(db, DEMO);
+  if (history) await seedDemoTrusteeship(db, DEMO);
   await seedDemoCatalog(db, DEMO);
   await seedDemoScan(db, DEMO, { requests: history });
   return true;

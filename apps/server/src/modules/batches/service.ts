@@ -53,7 +53,8 @@ async function loadDevice(app: FastifyInstance, clientId: number, storeId: numbe
   const res = await app.db.execute<DeviceRow>(sql`
     select d.id, d.name, d.kind, d.status, d.online, d.locked, d.invoice_types, d.per_invoice_limit,
       d.monthly_quota, case when d.quota_month = ${month} then d.quota_used else 0 end as quota_used,
-      exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId}) as bound
+      (exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId})
+        or exists (select 1 from trusteeship_grants tg where tg.device_id = d.id and tg.store_id = ${storeId})) as bound
     from tax_devices d where d.id = ${deviceId} and d.client_id = ${clientId}`);
   return res.rows[0] ?? null;
 }

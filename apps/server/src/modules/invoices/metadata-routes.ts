@@ -115,8 +115,11 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
         from tax_devices d
         where d.client_id = ${access.clientId} and d.status = 'active'
           and exists (
-            select 1 from device_stores ds join client_stores cs on cs.id = ds.store_id
-            where ds.device_id = d.id and cs.client_id = ${access.clientId}
+            -- stores bound to the device, and stores granted hosted issuing (trusteeship module)
+            select 1 from (select store_id from device_stores where device_id = d.id
+              union all select store_id from trusteeship_grants where device_id = d.id) ds
+            join client_stores cs on cs.id = ds.store_id
+            where cs.client_id = ${access.clientId}
               ${stores ? sql`and ds.store_id = any(${`{${stores.join(',')}}`}::int[])` : sql``})
         order by case d.kind when 'digital' then 0 else 1 end, d.id`);
       const month = shanghaiParts(new Date()).month;
@@ -170,7 +173,7 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
         select distinct unnest(d.invoice_types) as t
         from tax_devices d
         where d.client_id = ${access.clientId} and d.status = 'active'
-          ${storeId !== undefined ? sql`and exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId})` : sql``}`);
+          ${storeId !== undefined ? sql`and (exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId}) or exists (select 1 from trusteeship_grants tg where tg.device_id = d.id and tg.store_id = ${storeId}))` : sql``}`);
       return ok(sortTypes(res.rows.map((r) => r.t)).map(typeItem));
     },
   );

@@ -155,7 +155,9 @@ export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext
         d.id as device_id, d.status as device_status, d.online, d.locked, d.invoice_types,
         d.per_invoice_limit, d.monthly_quota,
         case when d.quota_month = ${n.month} then d.quota_used else 0 end as quota_used,
-        exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${n.storeId}) as bound,
+        (exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${n.storeId})
+          -- or a store granted hosted issuing (trusteeship module; rows exist only while hosted)
+          or exists (select 1 from trusteeship_grants tg where tg.device_id = d.id and tg.store_id = ${n.storeId})) as bound,
         (select coalesce(sum(r.end_no - r.next_no + 1), 0) from channel_number_ranges r
           where r.device_id = d.id and r.invoice_type = ${req.invoice_type} and r.next_no <= r.end_no) as stock,
         i.id as inv_id, i.request_hash as inv_hash, i.status as inv_status

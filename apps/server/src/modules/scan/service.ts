@@ -75,8 +75,11 @@ export async function saveSettings(
   if (body.device_id !== null) {
     const [bound] = await rows<{ id: number }>(
       db,
-      sql`select d.id from tax_devices d join device_stores ds on ds.device_id = d.id
-          where d.id = ${body.device_id} and d.client_id = ${a.clientId} and ds.store_id = ${a.storeId}`,
+      sql`select d.id from tax_devices d
+          join (select device_id, store_id from device_stores
+            union all select device_id, store_id from trusteeship_grants) ds on ds.device_id = d.id
+          where d.id = ${body.device_id} and d.client_id = ${a.clientId} and ds.store_id = ${a.storeId}
+          limit 1`,
     );
     if (!bound) throw new AppError(INVOICE_CODE.DEVICE_NOT_BOUND);
   }
@@ -96,7 +99,10 @@ async function issuingDevice(db: Db, clientId: number, storeId: number) {
   const [d] = await rows<{ id: number; invoice_types: string[] }>(
     db,
     sql`select d.id, d.invoice_types from tax_devices d
-        join device_stores ds on ds.device_id = d.id and ds.store_id = ${storeId}
+        -- bound to the store, or granted to it through a trusteeship (hosted device)
+        join (select device_id, store_id from device_stores
+          union all select device_id, store_id from trusteeship_grants) ds
+          on ds.device_id = d.id and ds.store_id = ${storeId}
         where d.client_id = ${clientId} and d.status = 'active'
           ${s.device_id !== null ? sql`and d.id = ${s.device_id}` : sql``}
         order by (${s.invoice_type} = any(d.invoice_types)) desc, d.id

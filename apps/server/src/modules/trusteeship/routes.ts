@@ -1,0 +1,43 @@
+import {
+  grantStoresBodySchema,
+  handOverBodySchema,
+  revokeBodySchema,
+  trusteeshipItemSchema,
+  trusteeshipListSchema,
+} from '@kaipiao/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok, reply200 } from '../../lib/envelope.ts';
+import * as service from './service.ts';
+
+export const TRUSTEESHIP_MENUS = ['/invoice/trusteeship'] as const;
+const config = { menu: TRUSTEESHIP_MENUS };
+
+/** Trusteeship (`/v3/trusteeship/*`, page /invoice/trusteeship): hand over, grant stores, revoke. */
+export const trusteeshipRoutes: FastifyPluginAsyncZod = async (app) => {
+  const actor = (req: FastifyRequest) => ({ access: req.access!, userId: req.session!.userId });
+
+  app.get(
+    '/v3/trusteeship/list',
+    { config, schema: { response: reply200(trusteeshipListSchema) } },
+    async (req) => ok(await service.listTrusteeships(app, req.access!)),
+  );
+
+  app.post(
+    '/v3/trusteeship/hand-over',
+    { config, schema: { body: handOverBodySchema, response: reply200(trusteeshipItemSchema) } },
+    async (req) => ok(await service.handOver(app, actor(req), req.body)),
+  );
+
+  app.post(
+    '/v3/trusteeship/grant',
+    { config, schema: { body: grantStoresBodySchema, response: reply200(trusteeshipItemSchema) } },
+    async (req) => ok(await service.grantStores(app, actor(req), req.body)),
+  );
+
+  app.post(
+    '/v3/trusteeship/revoke',
+    { config, schema: { body: revokeBodySchema, response: reply200(trusteeshipItemSchema) } },
+    async (req) => ok(await service.revoke(app, actor(req), req.body)),
+  );
+};
