@@ -1,6 +1,7 @@
 export * from './batches.ts';
 export * from './catalog.ts';
 export * from './channel.ts';
+export * from './devices.ts';
 export * from './invoicing.ts';
 export * from './realname.ts';
 export * from './red-forms.ts';
