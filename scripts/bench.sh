@@ -23,3 +23,6 @@ tsx bench/library-search.ts
 
 printf '\n\033[1m==> bench/batch-issue.ts: 10,000-invoice batch (validation + issuing) vs the single-invoice API\033[0m\n'
 tsx bench/batch-issue.ts
+
+printf '\n\033[1m==> bench/export-excel.ts: Excel export of 100,000 invoices (export runner) vs a bare exceljs streaming writer, peak memory\033[0m\n'
+tsx bench/export-excel.ts

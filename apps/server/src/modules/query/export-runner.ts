@@ -6,8 +6,12 @@ import { finished } from 'node:stream/promises';
 import {
   EXPORT_EXCEL_MAX,
   EXPORT_PDF_MAX,
+  INVOICE_TYPES,
   type InvoiceFilter,
+  type InvoiceType,
   invoiceFilterSchema,
+  LIBRARY_STATUS,
+  libraryStatusOf,
   rateLabel,
 } from '@kaipiao/shared';
 import { ZipArchive } from 'archiver';
@@ -15,7 +19,6 @@ import { type SQL, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
 import { keysetBatchSql, type ListRow, libraryConditions } from './library-sql.ts';
-import { toInvoiceRow } from './repo.ts';
 
 /**
  * Builds one export (issue 3 item 7): an Excel file (exceljs streaming writer: invoices, then their
@@ -37,6 +40,8 @@ export type ExportDeps = {
 };
 
 const BATCH = 500;
+/** how often a running export records its progress */
+const PROGRESS_MS = 500;
 
 type RecordRow = {
   id: number;
@@ -72,16 +77,34 @@ async function setProgress(db: Db, id: number, done: number, total: number, from
 
 type BatchRow = ListRow & { sort_time: string };
 
+/**
+ * The matches in keyset batches. The next batch is asked for as soon as the current one arrives, so
+ * the database works while the caller writes (the Excel export is otherwise half idle).
+ */
 async function* batches(db: Db, where: SQL): AsyncGenerator<BatchRow[]> {
-  let after: { time: string; id: number } | null = null;
-  for (;;) {
-    const res: { rows: BatchRow[] } = await db.execute<BatchRow>(keysetBatchSql(where, after, BATCH));
-    if (res.rows.length === 0) return;
-    yield res.rows;
-    const last: BatchRow = res.rows[res.rows.length - 1]!;
-    after = { time: last.sort_time, id: Number(last.id) };
-    if (res.rows.length < BATCH) return;
+  const fetch = async (after: { time: string; id: number } | null) =>
+    (await db.execute<BatchRow>(keysetBatchSql(where, after, BATCH))).rows;
+  let pending: Promise<BatchRow[]> | null = fetch(null);
+  while (pending) {
+    const rows: BatchRow[] = await pending;
+    if (rows.length === 0) return;
+    const last: BatchRow = rows[rows.length - 1]!;
+    pending = rows.length < BATCH ? null : fetch({ time: last.sort_time, id: Number(last.id) });
+    // a rejected prefetch is seen when it is awaited; keep it from counting as unhandled meanwhile
+    pending?.catch(() => undefined);
+    yield rows;
   }
+}
+
+/** Records progress at most every PROGRESS_MS (each update is a commit); the end is always written. */
+function progressWriter(db: Db, id: number, total: number) {
+  let lastAt = 0;
+  return async (done: number, from: number, span: number, force = false) => {
+    const now = Date.now();
+    if (!force && now - lastAt < PROGRESS_MS) return;
+    lastAt = now;
+    await setProgress(db, id, done, total, from, span);
+  };
 }
 
 const stamp = (d = new Date()) =>
@@ -89,7 +112,9 @@ const stamp = (d = new Date()) =>
 
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '_').slice(0, 80);
 
-const INVOICE_COLUMNS: { header: string; key: string; width: number; text?: boolean }[] = [
+type Column = { header: string; key: string; width: number; text?: boolean };
+
+const INVOICE_COLUMNS: Column[] = [
   { header: '发票代码', key: 'invoice_code', width: 14, text: true },
   { header: '发票号码', key: 'invoice_no', width: 24, text: true },
   { header: '发票种类', key: 'invoice_type_name', width: 26 },
@@ -105,7 +130,7 @@ const INVOICE_COLUMNS: { header: string; key: string; width: number; text?: bool
   { header: '流水号', key: 'serial_no', width: 28, text: true },
 ];
 
-const LINE_COLUMNS: { header: string; key: string; width: number; text?: boolean }[] = [
+const LINE_COLUMNS: Column[] = [
   { header: '发票号码', key: 'invoice_no', width: 24, text: true },
   { header: '行号', key: 'line_no', width: 6 },
   { header: '项目名称', key: 'full_name', width: 36 },
@@ -120,21 +145,29 @@ const LINE_COLUMNS: { header: string; key: string; width: number; text?: boolean
   { header: '税收分类编码', key: 'tax_class_code', width: 22, text: true },
 ];
 
-/** Beijing time 'YYYY-MM-DD HH:mm:ss' of an ISO instant. */
-const beijing = (isoTime: string | null) =>
-  isoTime ? new Date(Date.parse(isoTime) + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ') : '';
+/** Beijing time 'YYYY-MM-DD HH:mm:ss' of a timestamp as PostgreSQL or JSON writes it. */
+const beijing = (time: string | Date | null) =>
+  time ? new Date(new Date(time).getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ') : '';
 
-function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, columns: typeof INVOICE_COLUMNS) {
+/**
+ * A sheet whose cells share one style object per column: exceljs caches a style id per style object,
+ * and the per-cell copies it otherwise makes cost more than writing the cell.
+ */
+function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, columns: Column[]) {
   const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
-  ws.columns = columns.map((c) => ({
-    header: c.header,
-    key: c.key,
-    width: c.width,
-    style: c.text ? { numFmt: '@' } : {},
-  }));
-  ws.getRow(1).font = { bold: true };
-  ws.getRow(1).commit();
-  return ws;
+  ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
+  const header = ws.getRow(1);
+  header.font = { bold: true };
+  header.commit();
+  const styles: Partial<ExcelJS.Style>[] = columns.map((c) => (c.text ? { numFmt: '@' } : {}));
+  return {
+    add(values: unknown[]) {
+      const row = ws.addRow(values);
+      for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i]!;
+      row.commit();
+    },
+    commit: () => ws.commit(),
+  };
 }
 
 async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: number, file: string) {
@@ -144,24 +177,30 @@ async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: n
     useSharedStrings: false,
   });
   wb.creator = '开票台';
+  const progress = progressWriter(deps.db, rec.id, total);
   const invSheet = sheet(wb, '发票列表', INVOICE_COLUMNS);
   let done = 0;
   for await (const rows of batches(deps.db, where)) {
     for (const r of rows) {
-      const v = toInvoiceRow(r);
-      invSheet
-        .addRow({
-          ...v,
-          direction: v.direction === 'red' ? '红字' : '蓝字',
-          issued_at: beijing(v.issued_at),
-          total_amount: Number(v.total_amount),
-          total_tax: Number(v.total_tax),
-          total_with_tax: Number(v.total_with_tax),
-        })
-        .commit();
+      // the columns of INVOICE_COLUMNS, in order
+      invSheet.add([
+        r.invoice_code,
+        r.invoice_no,
+        INVOICE_TYPES[r.invoice_type as InvoiceType] ?? r.invoice_type,
+        r.direction === 'red' ? '红字' : '蓝字',
+        LIBRARY_STATUS[libraryStatusOf(r.status, r.red_status)],
+        beijing(r.issued_at),
+        r.buyer_name,
+        r.buyer_tax_code,
+        Number(r.total_amount),
+        Number(r.total_tax),
+        Number(r.total_with_tax),
+        r.store_name ?? '',
+        r.serial_no,
+      ]);
     }
     done += rows.length;
-    await setProgress(deps.db, rec.id, done, total, 0, 50);
+    await progress(done, 0, 50);
   }
   invSheet.commit();
 
@@ -190,25 +229,24 @@ async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: n
       where client_id = ${rec.client_id} and invoice_id = any(${`{${[...numbers.keys()].join(',')}}`}::bigint[])
       order by invoice_id desc, line_no`);
     for (const l of lines.rows) {
-      lineSheet
-        .addRow({
-          invoice_no: numbers.get(Number(l.invoice_id)) ?? '',
-          line_no: l.line_no,
-          full_name: l.full_name,
-          spec: l.spec,
-          unit: l.unit,
-          quantity: l.quantity === null ? null : Number(l.quantity),
-          unit_price: l.unit_price === null ? null : Number(l.unit_price),
-          amount: Number(l.amount),
-          rate: rateLabel(l.tax_rate, l.zero_rate_flag, l.preferential_code),
-          tax_amount: Number(l.tax_amount),
-          amount_with_tax: Number(l.amount_with_tax),
-          tax_class_code: l.tax_class_code,
-        })
-        .commit();
+      // the columns of LINE_COLUMNS, in order
+      lineSheet.add([
+        numbers.get(Number(l.invoice_id)) ?? '',
+        l.line_no,
+        l.full_name,
+        l.spec,
+        l.unit,
+        l.quantity === null ? null : Number(l.quantity),
+        l.unit_price === null ? null : Number(l.unit_price),
+        Number(l.amount),
+        rateLabel(l.tax_rate, l.zero_rate_flag, l.preferential_code),
+        Number(l.tax_amount),
+        Number(l.amount_with_tax),
+        l.tax_class_code,
+      ]);
     }
     done += rows.length;
-    await setProgress(deps.db, rec.id, done, total, 50, 50);
+    await progress(done, 50, 50);
   }
   lineSheet.commit();
   await wb.commit();
