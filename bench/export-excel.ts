@@ -115,15 +115,14 @@ async function child(mode: 'real' | 'bare', url: string, clientId: number): Prom
       useStyles: false,
       useSharedStrings: false,
     });
-    const batches = async function* () {
+    type Row = Record<string, unknown> & { id: number; sort_time: string; invoice_no: string | null };
+    const batches = async function* (): AsyncGenerator<Row[]> {
       let after: { time: string; id: number } | null = null;
       for (;;) {
-        const res = await db.execute<
-          Record<string, unknown> & { id: number; sort_time: string; invoice_no: string | null }
-        >(keysetBatchSql(where, after, BATCH));
+        const res: { rows: Row[] } = await db.execute<Row>(keysetBatchSql(where, after, BATCH));
         if (res.rows.length === 0) return;
         yield res.rows;
-        const last = res.rows[res.rows.length - 1]!;
+        const last: Row = res.rows[res.rows.length - 1]!;
         after = { time: last.sort_time, id: Number(last.id) };
         if (res.rows.length < BATCH) return;
       }
