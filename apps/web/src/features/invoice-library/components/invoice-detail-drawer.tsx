@@ -1,4 +1,4 @@
-import { DownloadOutlined, MailOutlined } from '@ant-design/icons';
+import { DownloadOutlined, MailOutlined, PrinterOutlined } from '@ant-design/icons';
 import type { InvoiceDetail, InvoiceLineView } from '@kaipiao/shared/schemas/query';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -227,6 +227,16 @@ function Body({ d }: { d: InvoiceDetail }) {
             {issued && (
               <Button icon={<MailOutlined />} onClick={() => setMailOpen(true)}>
                 重发邮件
+              </Button>
+            )}
+            {issued && (
+              // roll / ticket printing in a tab of its own (spec §2 /external/print-ticket)
+              <Button
+                icon={<PrinterOutlined />}
+                href={`/external/print-ticket?invoice_id=${inv.invoice_id}`}
+                target="_blank"
+              >
+                打印小票
               </Button>
             )}
           </Space>
