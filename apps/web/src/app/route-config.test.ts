@@ -1,6 +1,6 @@
 import { MENU } from '@kaipiao/shared/constants/menu';
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_ROUTES, findRoute, MAIN_MENU } from './route-config.tsx';
+import { ALL_ROUTES, CONSOLE_ROUTES, findRoute, MAIN_MENU } from './route-config.tsx';
 
 describe('route table', () => {
   it('has one console route per permission url of the catalogue, titled from it', () => {
@@ -20,5 +20,15 @@ describe('route table', () => {
     for (const r of CONSOLE_ROUTES.filter((x) => x.hidden)) {
       expect(findRoute(r.activeMenu ?? '')?.hidden).toBeFalsy();
     }
+  });
+
+  it('opens every /external/* print page outside the console tabs, never kept alive (spec §2)', () => {
+    const external = ALL_ROUTES.filter((r) => r.path.startsWith('/external/'));
+    expect(external.map((r) => r.path).sort()).toEqual([
+      '/external/print-red-info',
+      '/external/print-ticket',
+      '/external/receipt',
+    ]);
+    for (const r of external) expect(r).toMatchObject({ layout: 'blank', keepAlive: false });
   });
 });

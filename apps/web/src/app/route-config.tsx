@@ -208,6 +208,8 @@ const blank = (path: string, title: string, page = standalone, isPublic = true):
   layout: 'blank',
   page,
   public: isPublic,
+  // spec §2: print pages and the rest open outside the console's tabs and are never kept alive
+  keepAlive: false,
 });
 
 /** Outside the console shell and never kept in tabs: exceptions, help, print pages, campaigns. */
@@ -220,7 +222,7 @@ export const BLANK_ROUTES: readonly AppRoute[] = [
     '安装下载',
     () => import('./routes/help-center/install-download.tsx'),
   ),
-  blank('/external/print-ticket', '打印小票', standalone, false),
+  blank('/external/print-ticket', '打印小票', () => import('./routes/external/print-ticket.tsx'), false),
   blank(
     '/external/print-red-info',
     '打印红字信息表',
