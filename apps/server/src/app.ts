@@ -12,6 +12,7 @@ import { bossPlugin } from './jobs/boss.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { authorityRoutes } from './modules/authority/routes.ts';
 import { batchesModule } from './modules/batches/index.ts';
+import { deviceRoutes } from './modules/devices/routes.ts';
 import { devRoutes } from './modules/dev/routes.ts';
 import { documentsModule } from './modules/documents/index.ts';
 import { goodsRoutes } from './modules/goods/routes.ts';
@@ -79,6 +80,7 @@ export async function buildApp(opts: BuildOptions) {
   await app.register(authorityRoutes);
   await app.register(systemRoutes);
   await app.register(storeRoutes);
+  await app.register(deviceRoutes);
   await app.register(goodsRoutes);
   await app.register(titleRoutes);
   await app.register(invoicingModule);

@@ -19,6 +19,7 @@ import { seedDemoDevices } from './devices.ts';
 import { seedDemoTrusteeship } from './trusteeship.ts';
 import { seedDemoRedForms } from './red-forms.ts';
 import { seedDemoScan } from './scan.ts';
+import { seedDemoTaxAccounts } from './tax-accounts.ts';
 
 export const DEMO = {
   password: 'Kaipiao@2026',
@@ -56,6 +57,7 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
     .limit(1);
   if (existing.length > 0) {
     await seedDemoDevices(db, DEMO);
+    await seedDemoTaxAccounts(db, DEMO);
     if (history) await seedDemoHistory(db, DEMO);
     if (history) await seedDemoRedForms(db, DEMO);
     if (history) await seedDemoTrusteeship(db, DEMO);
@@ -150,6 +152,7 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
     });
   });
   await seedDemoDevices(db, DEMO);
+  await seedDemoTaxAccounts(db, DEMO);
   if (history) await seedDemoHistory(db, DEMO);
   if (history) await seedDemoRedForms(db, DEMO);
   if (history) await seedDemoTrusteeship(db, DEMO);

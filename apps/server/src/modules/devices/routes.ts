@@ -1,0 +1,248 @@
+import { DEVICE_CODE } from '@kaipiao/shared';
+import {
+  applyStockBodySchema,
+  checkTaxItemSchema,
+  deviceDetailSchema,
+  deviceItemSchema,
+  filingBodySchema,
+  filingItemSchema,
+  healthRowSchema,
+  moveStockBodySchema,
+  stockMovementSchema,
+  storeBodySchema,
+  storeItemSchema,
+  storeStatusBodySchema,
+  taxAccountBodySchema,
+  taxAccountItemSchema,
+} from '@kaipiao/shared/schemas/devices';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.ts';
+import { ok, reply200 } from '../../lib/envelope.ts';
+import * as service from './service.ts';
+
+const STORE_MENUS = ['/group/client-store', '/hotel/group/client-store'] as const;
+const DEVICE_MENUS = [
+  '/device-project/device',
+  '/device-project/account',
+  '/invoice-manage/receive',
+  '/invoice-manage/dispense',
+  '/report-summary/summary',
+  ...STORE_MENUS,
+] as const;
+const ACCOUNT_MENU = '/device-project/account';
+const STOCK_MENUS = [
+  '/invoice-manage/receive',
+  '/invoice-manage/dispense',
+  '/device-project/device',
+] as const;
+
+const idQuery = z.object({ id: z.coerce.number().int().positive() });
+const idBody = z.object({ id: z.number().int().positive() });
+const done = z.object({ id: z.number() });
+
+/**
+ * Stores, devices, 电子税务局 accounts, invoice stock and monthly filing (issue 5; spec §7 Client and
+ * stores / Equipment). Every id is looked up inside the session's business (another's → 21001/21002/21005).
+ */
+export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
+  const actor = (req: FastifyRequest) => ({ access: req.access!, userId: req.session!.userId });
+
+  // ---- stores (spec §7 Client and stores) ----
+  app.get(
+    '/v3/client/get-all-store-list',
+    { config: { menu: STORE_MENUS }, schema: { response: reply200(z.array(storeItemSchema)) } },
+    async (req) => ok(await service.listStores(app, req.access!, true)),
+  );
+  app.get(
+    '/v3/client/client-equ-list',
+    { config: { menu: DEVICE_MENUS }, schema: { response: reply200(z.array(deviceItemSchema)) } },
+    async (req) => ok(await service.listDevices(app, req.access!)),
+  );
+  app.post(
+    '/v3/client-store/tax-equipment-list',
+    {
+      config: { menu: DEVICE_MENUS },
+      schema: {
+        body: z.object({ store_id: z.number().int().optional() }).default({}),
+        response: reply200(z.array(deviceItemSchema)),
+      },
+    },
+    async (req) => {
+      const storeId = req.body.store_id;
+      if (storeId !== undefined && storeId > 0) {
+        const own = (await service.listStores(app, req.access!, true)).some(
+          (s) => s.client_store_id === storeId,
+        );
+        if (!own) throw new AppError(DEVICE_CODE.STORE_NOT_FOUND);
+      }
+      return ok(await service.listDevices(app, req.access!, storeId));
+    },
+  );
+  app.post(
+    '/v3/client-store/save',
+    { config: { menu: STORE_MENUS }, schema: { body: storeBodySchema, response: reply200(done) } },
+    async (req) => ok({ id: await service.saveStore(app, req.access!, req.body) }, '保存成功'),
+  );
+  app.post(
+    '/v3/client-store/set-status',
+    { config: { menu: STORE_MENUS }, schema: { body: storeStatusBodySchema, response: reply200(done) } },
+    async (req) => {
+      await service.setStoreStatus(app, req.access!, req.body.client_store_id, req.body.status);
+      return ok({ id: req.body.client_store_id }, req.body.status === 'active' ? '已启用' : '已停用');
+    },
+  );
+
+  // ---- devices (spec §7 Projects/Equipment) ----
+  app.get(
+    '/v3/equipment/detail',
+    {
+      config: { menu: DEVICE_MENUS },
+      schema: { querystring: idQuery, response: reply200(deviceDetailSchema) },
+    },
+    async (req) => ok(await service.deviceDetail(app, req.access!, req.query.id)),
+  );
+  app.get(
+    '/v3/equipment/group-by-channel',
+    {
+      config: { menu: DEVICE_MENUS },
+      schema: {
+        response: reply200(
+          z.array(
+            z.object({
+              channel: z.string(),
+              kind_name: z.string(),
+              devices: z.array(
+                z.object({
+                  device_id: z.number(),
+                  name: z.string(),
+                  is_main: z.boolean(),
+                  online: z.boolean(),
+                }),
+              ),
+            }),
+          ),
+        ),
+      },
+    },
+    async (req) => ok(await service.groupByChannel(app, req.access!)),
+  );
+  app.get(
+    '/v3/equipment/check-tax',
+    {
+      config: { menu: DEVICE_MENUS },
+      schema: {
+        querystring: z.object({ check_auth: z.coerce.number().int().optional() }),
+        response: reply200(z.array(checkTaxItemSchema)),
+      },
+    },
+    async (req) => ok(await service.checkTax(app, req.access!, req.query.check_auth === 1)),
+  );
+  app.get(
+    '/v3/equipment/session-health',
+    { config: { menu: DEVICE_MENUS }, schema: { response: reply200(z.array(healthRowSchema)) } },
+    async (req) => ok(await service.healthBoard(app, req.access!)),
+  );
+
+  // ---- tax accounts (white-listed businesses only, spec §6) ----
+  app.get(
+    '/v3/tax-account/white-list-tax-account',
+    {
+      config: { menu: DEVICE_MENUS },
+      schema: {
+        response: reply200(
+          z.object({
+            white_listed: z.boolean(),
+            accounts: z.array(z.object({ id: z.number(), account: z.string(), person_name: z.string() })),
+          }),
+        ),
+      },
+    },
+    async (req) => ok(await service.whiteList(app, req.access!)),
+  );
+  app.get(
+    '/v3/tax-account/list',
+    { config: { menu: ACCOUNT_MENU }, schema: { response: reply200(z.array(taxAccountItemSchema)) } },
+    async (req) => {
+      await service.assertWhiteListed(app, req.access!);
+      return ok(await service.accountStates(app, req.access!.clientId));
+    },
+  );
+  app.post(
+    '/v3/tax-account/save',
+    { config: { menu: ACCOUNT_MENU }, schema: { body: taxAccountBodySchema, response: reply200(done) } },
+    async (req) => {
+      await service.assertWhiteListed(app, req.access!);
+      const b = req.body;
+      return ok(
+        { id: await service.saveAccount(app, req.access!, { ...b, id: b.id as number }) },
+        '保存成功',
+      );
+    },
+  );
+  app.post(
+    '/v3/tax-account/disable',
+    { config: { menu: ACCOUNT_MENU }, schema: { body: idBody, response: reply200(done) } },
+    async (req) => {
+      await service.assertWhiteListed(app, req.access!);
+      await service.setAccountStatus(app, req.access!, req.body.id, 'disabled');
+      return ok({ id: req.body.id }, '已停用');
+    },
+  );
+
+  // ---- invoice stock: 领票 / 分发 / 退回 ----
+  app.get(
+    '/v3/invoice-manage/movements',
+    { config: { menu: STOCK_MENUS }, schema: { response: reply200(z.array(stockMovementSchema)) } },
+    async (req) => ok(await service.listMovements(app, req.access!)),
+  );
+  app.post(
+    '/v3/invoice-manage/apply',
+    {
+      config: { menu: '/invoice-manage/receive' },
+      schema: {
+        body: applyStockBodySchema,
+        response: reply200(z.object({ invoiceCode: z.string(), startNo: z.number(), endNo: z.number() })),
+      },
+    },
+    async (req) => ok(await service.applyStock(app, actor(req), req.body), '领票成功'),
+  );
+  for (const kind of ['distribute', 'return'] as const) {
+    app.post(
+      `/v3/invoice-manage/${kind}`,
+      {
+        config: { menu: '/invoice-manage/dispense' },
+        schema: { body: moveStockBodySchema, response: reply200(z.object({ moved: z.number() })) },
+      },
+      async (req) =>
+        ok(
+          await service.moveStock(app, actor(req), kind, req.body),
+          kind === 'distribute' ? '分发成功' : '退回成功',
+        ),
+    );
+  }
+
+  // ---- monthly filing ----
+  app.get(
+    '/v3/report-summary/list',
+    {
+      config: { menu: '/report-summary/summary' },
+      schema: { response: reply200(z.array(filingItemSchema)) },
+    },
+    async (req) => ok(await service.listFilings(app, req.access!)),
+  );
+  for (const action of ['copy', 'clear'] as const) {
+    app.post(
+      `/v3/report-summary/${action}`,
+      {
+        config: { menu: '/report-summary/summary' },
+        schema: { body: filingBodySchema, response: reply200(done) },
+      },
+      async (req) => {
+        await service.fileDevice(app, actor(req), action, req.body.device_id);
+        return ok({ id: req.body.device_id }, action === 'copy' ? '汇总上传成功' : '清卡成功');
+      },
+    );
+  }
+};

@@ -1,0 +1,239 @@
+import { z } from 'zod';
+
+/** Stores, devices, tax accounts, invoice stock and monthly filing (issue 5; domain.md §7). */
+
+export const DEVICE_KIND_LABELS: Record<string, string> = {
+  digital: '数电账户',
+  ukey: '税务UKey',
+  golden_disc: '金税盘',
+  tax_disc: '税控盘',
+  blockchain: '区块链',
+  virtual_ukey: '虚拟UKey',
+  baiwang_server: '百旺服务器',
+  leqi: '乐企',
+};
+
+/** 数电 identities of a natural person linked to the business (domain.md §7.2). */
+export const TAX_IDENTITIES = {
+  '01': '法定代表人',
+  '02': '财务负责人',
+  '03': '办税员',
+  '05': '管理员',
+  '09': '开票员',
+} as const;
+
+export const TAX_CHANNELS = {
+  GP900000: '电子税务局（标准）',
+  GP900003: '电子税务局（通道3）',
+  GP900004: '电子税务局（通道4）',
+  GP900005: '电子税务局（通道5）',
+  GP900006: '电子税务局（通道6）',
+} as const;
+
+export const LOGIN_STATES = { online: '已登录', offline: '未登录' } as const;
+export const REAL_NAME_STATES = {
+  none: '未认证',
+  pending: '待认证',
+  verified: '已认证',
+  expired: '认证已过期',
+} as const;
+
+const mobile = z
+  .string()
+  .trim()
+  .regex(/^1\d{10}$/, '请输入正确的手机号');
+
+// ---- stores ----------------------------------------------------------------------------------
+
+export const storeBodySchema = z.object({
+  client_store_id: z.number().int().positive().optional(),
+  name: z.string().trim().min(1, '请输入门店名称').max(50, '门店名称最多50个字'),
+  code: z
+    .string()
+    .trim()
+    .regex(/^[0-9A-Za-z_-]{1,20}$/, '门店编号为1-20位字母、数字、-或_'),
+  /** default invoice kinds of the store's clerks */
+  default_invoice_types: z.array(z.string()).max(10).default([]),
+  /** devices the store issues through */
+  device_ids: z.array(z.number().int().positive()).max(100).default([]),
+  remark: z.string().trim().max(200).default(''),
+});
+export type StoreBody = z.infer<typeof storeBodySchema>;
+
+export const storeStatusBodySchema = z.object({
+  client_store_id: z.number().int().positive(),
+  status: z.enum(['active', 'disabled']),
+});
+
+export const storeItemSchema = z.object({
+  client_store_id: z.number(),
+  name: z.string(),
+  code: z.string(),
+  status: z.string(),
+  default_invoice_types: z.array(z.string()),
+  remark: z.string(),
+  devices: z.array(z.object({ device_id: z.number(), name: z.string(), kind: z.string() })),
+});
+export type StoreItem = z.infer<typeof storeItemSchema>;
+
+// ---- devices ---------------------------------------------------------------------------------
+
+export const deviceItemSchema = z.object({
+  device_id: z.number(),
+  name: z.string(),
+  kind: z.string(),
+  kind_name: z.string(),
+  channel: z.string(),
+  device_no: z.string(),
+  extension_no: z.number(),
+  parent_id: z.number().nullable(),
+  is_main: z.boolean(),
+  hosted: z.boolean(),
+  online: z.boolean(),
+  locked: z.boolean(),
+  status: z.string(),
+  invoice_types: z.array(z.string()),
+  per_invoice_limit: z.string(),
+  monthly_quota: z.string().nullable(),
+  quota_used: z.string(),
+  stock: z.record(z.string(), z.number()),
+  stores: z.array(z.object({ client_store_id: z.number(), name: z.string() })),
+});
+export type DeviceItem = z.infer<typeof deviceItemSchema>;
+
+export const deviceDetailSchema = deviceItemSchema.extend({
+  ranges: z.array(
+    z.object({
+      invoice_type: z.string(),
+      invoice_code: z.string(),
+      start_no: z.number(),
+      end_no: z.number(),
+      next_no: z.number(),
+      left: z.number(),
+    }),
+  ),
+  branches: z.array(z.object({ device_id: z.number(), name: z.string(), extension_no: z.number() })),
+  movements: z.array(z.lazy(() => stockMovementSchema)),
+  filing: z.lazy(() => filingItemSchema).nullable(),
+});
+export type DeviceDetail = z.infer<typeof deviceDetailSchema>;
+
+export const checkTaxItemSchema = z.object({
+  device_id: z.number(),
+  name: z.string(),
+  online: z.boolean(),
+  locked: z.boolean(),
+  /** 数电: the bureau session or real-name has lapsed */
+  need_auth: z.boolean(),
+  message: z.string(),
+});
+
+// ---- tax accounts ----------------------------------------------------------------------------
+
+export const taxAccountBodySchema = z.object({
+  id: z.number().int().positive().optional(),
+  account: z.string().trim().min(1, '请输入税局账号').max(50),
+  /** plain on create; empty on edit keeps the stored one. Never returned. */
+  password: z.string().max(64).default(''),
+  phone: mobile,
+  identity: z.enum(['01', '02', '03', '05', '09']),
+  person_name: z.string().trim().min(1, '请输入姓名').max(20),
+  channel: z.enum(['GP900000', 'GP900003', 'GP900004', 'GP900005', 'GP900006']),
+  device_id: z.number().int().positive().nullable().default(null),
+});
+export type TaxAccountBody = z.input<typeof taxAccountBodySchema>;
+
+export const taxAccountItemSchema = z.object({
+  id: z.number(),
+  account: z.string(),
+  /** masked 176****2696 */
+  phone: z.string(),
+  identity: z.string(),
+  person_name: z.string(),
+  channel: z.string(),
+  device_id: z.number().nullable(),
+  device_name: z.string(),
+  white_listed: z.boolean(),
+  login_state: z.string(),
+  real_name_state: z.string(),
+  session_expires_at: z.string().nullable(),
+  status: z.string(),
+  has_password: z.boolean(),
+});
+export type TaxAccountItem = z.infer<typeof taxAccountItemSchema>;
+
+export const healthRowSchema = z.object({
+  tax_account_id: z.number(),
+  account: z.string(),
+  person_name: z.string(),
+  device_id: z.number().nullable(),
+  device_name: z.string(),
+  clerk_id: z.number(),
+  clerk_name: z.string(),
+  login_state: z.string(),
+  real_name_state: z.string(),
+  session_expires_at: z.string().nullable(),
+  /** seconds of session left; 0 when logged out */
+  seconds_left: z.number(),
+});
+export type HealthRow = z.infer<typeof healthRowSchema>;
+
+// ---- stock -----------------------------------------------------------------------------------
+
+export const applyStockBodySchema = z.object({
+  device_id: z.number().int().positive(),
+  invoice_type: z.string().min(1),
+  count: z.number().int(),
+});
+export const moveStockBodySchema = z.object({
+  /** distribute: the main disc; return: the branch disc */
+  device_id: z.number().int().positive(),
+  target_device_id: z.number().int().positive(),
+  invoice_type: z.string().min(1),
+  count: z.number().int().positive('数量须大于0').max(100000),
+});
+export type MoveStockBody = z.infer<typeof moveStockBodySchema>;
+
+export const stockMovementSchema = z.object({
+  id: z.number(),
+  kind: z.string(),
+  device_id: z.number(),
+  device_name: z.string(),
+  target_device_id: z.number().nullable(),
+  target_device_name: z.string(),
+  invoice_type: z.string(),
+  count: z.number(),
+  invoice_code: z.string(),
+  start_no: z.number().nullable(),
+  end_no: z.number().nullable(),
+  created_at: z.string(),
+});
+export type StockMovement = z.infer<typeof stockMovementSchema>;
+export const STOCK_KINDS = { apply: '领票', distribute: '分发', return: '退回' } as const;
+
+// ---- filing ----------------------------------------------------------------------------------
+
+export const filingItemSchema = z.object({
+  device_id: z.number(),
+  device_name: z.string(),
+  kind: z.string(),
+  period: z.string(),
+  in_window: z.boolean(),
+  window_end: z.string(),
+  copied_at: z.string().nullable(),
+  cleared_at: z.string().nullable(),
+  /** 已到抄税期 */
+  copy_due: z.boolean(),
+  /** 已到锁死期: the window passed without 清卡 */
+  lock_due: z.boolean(),
+  locked: z.boolean(),
+  invoice_count: z.number(),
+  total_amount: z.string(),
+  total_tax: z.string(),
+  upload_no: z.string(),
+});
+export type FilingItem = z.infer<typeof filingItemSchema>;
+export const filingBodySchema = z.object({ device_id: z.number().int().positive() });
+
+/** Masks characters 4–7 of a phone: 176****2696. */
+export const maskPhone = (p: string) => (p.length >= 7 ? `${p.slice(0, 3)}****${p.slice(7)}` : p);
