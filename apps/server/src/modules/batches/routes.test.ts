@@ -289,6 +289,20 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
       await nothingHappened();
     });
 
+    it('refuses a filled template whose 商品明细 header was edited (wrong and duplicated columns)', async () => {
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load((await file(2)) as unknown as ExcelJS.Buffer);
+      const header = wb.getWorksheet(BATCH_SHEETS.lines)!.getRow(1);
+      const amountCol = (header.values as unknown[]).indexOf('金额');
+      header.getCell(1).value = '单据编号'; // was 流水号
+      header.getCell(amountCol).value = '项目名称'; // a second 项目名称, no 金额
+      const errs = await refused(await send(Buffer.from(await wb.xlsx.writeBuffer())), BATCH_CODE.BAD_HEADER);
+      expect(errs[0]).toMatchObject({ sheet: '商品明细', row: 1 });
+      expect(errs[0]!.message).toContain('缺少「流水号」');
+      expect(errs[0]!.message).toContain('「项目名称」列重复');
+      await nothingHappened();
+    });
+
     it('refuses empty sheets', async () => {
       await refused(await send(template), BATCH_CODE.EMPTY);
       const onlyInvoices = await fillTemplate(template, [invoiceRow('E1')], []);
