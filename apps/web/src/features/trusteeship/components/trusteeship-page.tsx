@@ -64,7 +64,7 @@ export function TrusteeshipPage() {
     {
       title: '设备 / 账号',
       key: 'name',
-      width: 230,
+      width: 210,
       render: (_, d) => (
         <Space direction="vertical" size={0}>
           <Typography.Text strong>{d.name}</Typography.Text>
@@ -81,7 +81,7 @@ export function TrusteeshipPage() {
     {
       title: '托管状态',
       key: 'status',
-      width: 200,
+      width: 180,
       render: (_, d) => (
         <Space direction="vertical" size={0}>
           <Tag color={STATUS_COLOR[d.status]}>{d.status_name}</Tag>
@@ -104,7 +104,7 @@ export function TrusteeshipPage() {
     {
       title: '在线状态',
       key: 'online',
-      width: 110,
+      width: 90,
       render: (_, d) => (
         <Space direction="vertical" size={0}>
           <Badge status={d.online ? 'success' : 'default'} text={d.online ? '在线' : '离线'} />
@@ -112,19 +112,20 @@ export function TrusteeshipPage() {
         </Space>
       ),
     },
-    { title: '余票 / 额度', key: 'stock', width: 210, render: (_, d) => <StockCell d={d} /> },
+    { title: '余票 / 额度', key: 'stock', width: 190, render: (_, d) => <StockCell d={d} /> },
     {
       title: '单张限额',
       dataIndex: 'per_invoice_limit',
-      width: 120,
+      width: 100,
       align: 'right',
       render: (v: string) => money(v),
     },
     {
       title: '可开票门店',
       key: 'stores',
+      width: 180,
       render: (_, d) => (
-        <Space size={[4, 4]} wrap>
+        <Space direction="vertical" size={4}>
           {d.bound_stores.map((s) => (
             <Tag key={`b${s.id}`}>{s.name}（本地）</Tag>
           ))}
@@ -142,7 +143,7 @@ export function TrusteeshipPage() {
     {
       title: '操作',
       key: 'actions',
-      width: 170,
+      width: 150,
       fixed: 'right',
       render: (_, d) =>
         d.status === 'hosted' ? (
