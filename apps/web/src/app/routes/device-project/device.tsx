@@ -1,0 +1,5 @@
+import { DevicesPage } from '../../../features/devices/components/devices-page.tsx';
+
+export default function DeviceProjectDevicePage() {
+  return <DevicesPage />;
+}

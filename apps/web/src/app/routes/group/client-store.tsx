@@ -1,0 +1,5 @@
+import { StoresPage } from '../../../features/devices/components/stores-page.tsx';
+
+export default function GroupClientStorePage() {
+  return <StoresPage />;
+}

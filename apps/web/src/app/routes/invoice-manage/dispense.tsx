@@ -1,0 +1,5 @@
+import { DispensePage } from '../../../features/devices/components/stock-pages.tsx';
+
+export default function InvoiceManageDispensePage() {
+  return <DispensePage />;
+}

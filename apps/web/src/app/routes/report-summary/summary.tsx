@@ -1,0 +1,5 @@
+import { SummaryPage } from '../../../features/devices/components/summary-page.tsx';
+
+export default function ReportSummaryPage() {
+  return <SummaryPage />;
+}

@@ -1,0 +1,189 @@
+import type { StoreBody, StoreItem } from '@kaipiao/shared/schemas/devices';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Form,
+  Input,
+  Modal,
+  Popconfirm,
+  Select,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tag,
+} from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useSessionStore } from '../../../stores/session-store.ts';
+import { devicesQuery, saveStore, setStoreStatus, storesQuery } from '../api/devices.ts';
+import { typeName } from './common.tsx';
+
+type Editing = { item: StoreItem | null } | null;
+
+function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => void }) {
+  const clientId = useSessionStore((s) => s.business?.client_id);
+  const devices = useQuery(devicesQuery(clientId));
+  const qc = useQueryClient();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<StoreBody>();
+  const [saving, setSaving] = useState(false);
+  const item = editing?.item ?? null;
+  const deviceIds = Form.useWatch('device_ids', form) ?? [];
+  const kinds = [
+    ...new Set(
+      (devices.data ?? []).filter((d) => deviceIds.includes(d.device_id)).flatMap((d) => d.invoice_types),
+    ),
+  ];
+  const submit = async () => {
+    const v = await form.validateFields();
+    setSaving(true);
+    try {
+      await saveStore({ ...v, client_store_id: item?.client_store_id, remark: v.remark ?? '' });
+      message.success('保存成功');
+      await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+      onClose();
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal
+      open={editing !== null}
+      title={item ? '编辑门店' : '新增门店'}
+      onCancel={onClose}
+      onOk={submit}
+      confirmLoading={saving}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        initialValues={
+          item
+            ? {
+                name: item.name,
+                code: item.code,
+                remark: item.remark,
+                default_invoice_types: item.default_invoice_types,
+                device_ids: item.devices.map((d) => d.device_id),
+              }
+            : { default_invoice_types: [], device_ids: [] }
+        }
+      >
+        <Form.Item name="name" label="门店名称" rules={[{ required: true, message: '请输入门店名称' }]}>
+          <Input maxLength={50} />
+        </Form.Item>
+        <Form.Item
+          name="code"
+          label="门店编号"
+          rules={[
+            { required: true, pattern: /^[0-9A-Za-z_-]{1,20}$/, message: '门店编号为1-20位字母、数字、-或_' },
+          ]}
+        >
+          <Input maxLength={20} />
+        </Form.Item>
+        <Form.Item name="device_ids" label="开票设备">
+          <Select
+            mode="multiple"
+            placeholder="选择门店使用的开票设备"
+            options={(devices.data ?? []).map((d) => ({
+              value: d.device_id,
+              label: `${d.name}（${d.kind_name}）`,
+            }))}
+          />
+        </Form.Item>
+        <Form.Item name="default_invoice_types" label="默认票种" extra="开票员进入开票页时默认选中的票种">
+          <Select mode="multiple" options={kinds.map((k) => ({ value: k, label: typeName(k) }))} />
+        </Form.Item>
+        <Form.Item name="remark" label="备注">
+          <Input.TextArea maxLength={200} rows={2} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** /group/client-store and /hotel/group/client-store: stores, their devices and default kinds. */
+export function StoresPage({ hotel = false }: { hotel?: boolean }) {
+  const clientId = useSessionStore((s) => s.business?.client_id);
+  const q = useQuery(storesQuery(clientId));
+  const qc = useQueryClient();
+  const { message } = App.useApp();
+  const [editing, setEditing] = useState<Editing>(null);
+  const toggle = async (s: StoreItem) => {
+    const next = s.status === 'active' ? 'disabled' : 'active';
+    await setStoreStatus(s.client_store_id, next);
+    message.success(next === 'active' ? '已启用' : '已停用');
+    await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+  };
+  const columns: TableColumnsType<StoreItem> = [
+    { title: '门店名称', dataIndex: 'name' },
+    { title: '门店编号', dataIndex: 'code', width: 110 },
+    {
+      title: '开票设备',
+      key: 'devices',
+      render: (_, s) => (
+        <Space size={4} wrap>
+          {s.devices.length === 0 ? '—' : s.devices.map((d) => <Tag key={d.device_id}>{d.name}</Tag>)}
+        </Space>
+      ),
+    },
+    {
+      title: '默认票种',
+      key: 'kinds',
+      width: 200,
+      render: (_, s) => s.default_invoice_types.map(typeName).join('、') || '—',
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 80,
+      render: (v: string) => (v === 'active' ? <Tag color="green">启用</Tag> : <Tag>停用</Tag>),
+    },
+    {
+      title: '操作',
+      key: 'op',
+      width: 220,
+      render: (_, s) => (
+        <Space size={0}>
+          <Button type="link" size="small" onClick={() => setEditing({ item: s })}>
+            编辑
+          </Button>
+          <Link to={hotel ? '/hotel/invoice/qrcode' : '/invoice/qrcode'}>扫码开票设置</Link>
+          <Popconfirm
+            title={s.status === 'active' ? '停用后该门店不能再开票，确定停用？' : '确定启用该门店？'}
+            onConfirm={() => toggle(s)}
+          >
+            <Button type="link" size="small" danger={s.status === 'active'}>
+              {s.status === 'active' ? '停用' : '启用'}
+            </Button>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <Card
+      title="门店管理"
+      size="small"
+      extra={
+        <Button type="primary" onClick={() => setEditing({ item: null })}>
+          新增门店
+        </Button>
+      }
+    >
+      <Table
+        rowKey="client_store_id"
+        size="small"
+        loading={q.isLoading}
+        columns={columns}
+        dataSource={q.data ?? []}
+        pagination={false}
+      />
+      <StoreModal editing={editing} onClose={() => setEditing(null)} />
+    </Card>
+  );
+}

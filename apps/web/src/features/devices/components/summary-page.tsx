@@ -1,0 +1,103 @@
+import type { FilingItem } from '@kaipiao/shared/schemas/devices';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Space, Table, type TableColumnsType, Tag } from 'antd';
+import dayjs from 'dayjs';
+import { useSessionStore } from '../../../stores/session-store.ts';
+import { fileDevice, filingsQuery } from '../api/devices.ts';
+import { money } from './common.tsx';
+
+/** /report-summary/summary: monthly 抄税 / 清卡 per device in the 1st–15th window, with the month's totals. */
+export function SummaryPage() {
+  const clientId = useSessionStore((s) => s.business?.client_id);
+  const q = useQuery(filingsQuery(clientId));
+  const qc = useQueryClient();
+  const { message } = App.useApp();
+  const rows = q.data ?? [];
+  const first = rows[0];
+  const act = async (action: 'copy' | 'clear', id: number) => {
+    await fileDevice(action, id);
+    message.success(action === 'copy' ? '汇总上传成功' : '清卡成功');
+    await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+  };
+  const columns: TableColumnsType<FilingItem> = [
+    { title: '设备', key: 'dev', render: (_, r) => `${r.device_name}（${r.kind}）` },
+    { title: '所属期', dataIndex: 'period', width: 90 },
+    { title: '发票份数', dataIndex: 'invoice_count', width: 90 },
+    { title: '合计金额', dataIndex: 'total_amount', width: 130, render: (v: string) => money(v) },
+    { title: '合计税额', dataIndex: 'total_tax', width: 120, render: (v: string) => money(v) },
+    {
+      title: '抄税',
+      dataIndex: 'copied_at',
+      width: 130,
+      render: (v: string | null) => (v ? dayjs(v).format('MM-DD HH:mm') : <Tag>未抄税</Tag>),
+    },
+    {
+      title: '清卡',
+      dataIndex: 'cleared_at',
+      width: 130,
+      render: (v: string | null) => (v ? dayjs(v).format('MM-DD HH:mm') : <Tag>未清卡</Tag>),
+    },
+    {
+      title: '锁死标志',
+      key: 'flags',
+      width: 150,
+      render: (_, r) => (
+        <Space size={4} wrap>
+          {r.copy_due && <Tag color="orange">已到抄税期</Tag>}
+          {r.lock_due && <Tag color="red">已到锁死期</Tag>}
+          {r.locked && <Tag color="red">设备已锁</Tag>}
+          {!r.copy_due && !r.lock_due && !r.locked && <Tag color="green">正常</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: '操作',
+      key: 'op',
+      width: 170,
+      render: (_, r) => (
+        <Space size={0}>
+          <Button
+            type="link"
+            size="small"
+            disabled={!r.in_window || !!r.copied_at}
+            onClick={() => act('copy', r.device_id)}
+          >
+            汇总上传
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            disabled={!r.in_window || !r.copied_at || !!r.cleared_at}
+            onClick={() => act('clear', r.device_id)}
+          >
+            清卡
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <Card title="报表汇总" size="small">
+      {first && (
+        <Alert
+          style={{ marginBottom: 12 }}
+          showIcon
+          type={first.in_window ? 'info' : 'warning'}
+          message={
+            first.in_window
+              ? `当前为征期，请在 ${first.window_end} 前完成 ${first.period} 的抄税和清卡`
+              : `${first.period} 的征期（每月1日至15日）已结束，未清卡的设备已到锁死期`
+          }
+        />
+      )}
+      <Table
+        rowKey="device_id"
+        size="small"
+        loading={q.isLoading}
+        columns={columns}
+        dataSource={rows}
+        pagination={false}
+      />
+    </Card>
+  );
+}
