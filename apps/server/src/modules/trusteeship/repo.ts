@@ -104,15 +104,25 @@ export async function insertTrusteeship(
   return r!.id;
 }
 
-/** Makes the grants of a hosted device exactly `storeIds`. */
+/**
+ * Makes the grants of a hosted device exactly `storeIds` within `scope` (the employee's stores; null =
+ * every store): grants of stores outside the scope are left as they are.
+ */
 export async function replaceGrants(
   tx: Tx,
-  v: { clientId: number; deviceId: number; trusteeshipId: number; storeIds: number[]; userId: number },
+  v: {
+    clientId: number;
+    deviceId: number;
+    trusteeshipId: number;
+    storeIds: number[];
+    scope: number[] | null;
+    userId: number;
+  },
 ): Promise<void> {
   const ids = `{${v.storeIds.join(',')}}`;
-  await tx.execute(
-    sql`delete from trusteeship_grants where device_id = ${v.deviceId} and not (store_id = any(${ids}::int[]))`,
-  );
+  await tx.execute(sql`
+    delete from trusteeship_grants where device_id = ${v.deviceId} and not (store_id = any(${ids}::int[]))
+      ${v.scope ? sql`and store_id = any(${`{${v.scope.join(',')}}`}::int[])` : sql``}`);
   await tx.execute(sql`
     insert into trusteeship_grants (device_id, store_id, trusteeship_id, client_id, granted_by)
     select ${v.deviceId}, s, ${v.trusteeshipId}, ${v.clientId}, ${v.userId} from unnest(${ids}::int[]) s

@@ -196,4 +196,19 @@ describe('trusteeship (/v3/trusteeship/*)', () => {
     ).rows;
     expect(n!.n).toBe(1);
   });
+
+  it('a store-scoped clerk grants within her stores only and leaves the others’ grants alone', async () => {
+    const body = (store_ids: number[]) => ({ device_id: f.ids.goldenBranch, store_ids });
+    expect((await post('grant', body([f.ids.sh, f.ids.bj]))).json.code).toBe(0);
+    const clerk = await post('grant', body([f.ids.hq]), { token: f.clerk });
+    expect(clerk.json.code).toBe(0);
+    expect(clerk.json.data.granted_stores.map((s: { id: number }) => s.id)).toEqual(
+      [f.ids.hq, f.ids.bj, f.ids.sh].sort((a, b) => a - b),
+    );
+    expect((await post('grant', body([f.ids.hq, f.ids.bj]), { token: f.clerk })).json.code).toBe(
+      TRUST_CODE.STORE_NOT_FOUND,
+    );
+    const list = await call(t.app, 'GET', `/v3/trusteeship/list?${scope()}`, { token: f.clerk });
+    expect(list.json.data.stores).toEqual([{ id: f.ids.hq, name: '文三路总部' }]);
+  });
 });

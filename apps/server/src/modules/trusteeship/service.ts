@@ -41,6 +41,8 @@ const isPgUnique = (e: unknown, constraint: string) => {
   return c.code === '23505' && c.constraint === constraint;
 };
 
+const scopeOf = (actor: Actor) => (actor.access.storeIds ? [...actor.access.storeIds] : null);
+
 /** Stores must be the business's and, for a store-scoped employee, within the scope. */
 async function checkStores(db: Db, access: ClientAccess, ids: number[]): Promise<number[]> {
   if (ids.length === 0) throw new AppError(TRUST_CODE.NO_STORES);
@@ -130,6 +132,7 @@ export async function handOver(
         deviceId: d.id,
         trusteeshipId,
         storeIds,
+        scope: scopeOf(actor),
         userId: actor.userId,
       });
       await repo.markOnline(tx, d.id);
@@ -159,6 +162,7 @@ export async function grantStores(
       deviceId: d.id,
       trusteeshipId: t.id,
       storeIds,
+      scope: scopeOf(actor),
       userId: actor.userId,
     });
   });
