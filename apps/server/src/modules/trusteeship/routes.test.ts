@@ -1,7 +1,8 @@
 import { INVOICE_CODE, TRUST_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call } from '../../../test/helper.ts';
+import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
+import { seedDemoTrusteeship } from '../../db/seed/trusteeship.ts';
 import { type Fixture, invoicingFixture, line, payload } from '../invoices/test-fixtures.ts';
 
 describe('trusteeship (/v3/trusteeship/*)', () => {
@@ -210,5 +211,21 @@ describe('trusteeship (/v3/trusteeship/*)', () => {
     );
     const list = await call(t.app, 'GET', `/v3/trusteeship/list?${scope()}`, { token: f.clerk });
     expect(list.json.data.stores).toEqual([{ id: f.ids.hq, name: '文三路总部' }]);
+  });
+
+  it('seeds the demo hosted 税控盘 once, granted to 上海分部, which issues a 026 through it', async () => {
+    await seedDemoTrusteeship(t.db, DEMO);
+    await seedDemoTrusteeship(t.db, DEMO);
+    const hosted = (await list()).data.list.filter((d: { name: string }) => d.name === '税控盘（托管）');
+    expect(hosted).toHaveLength(1);
+    expect(hosted[0]).toMatchObject({
+      status: 'hosted',
+      online: true,
+      bound_stores: [],
+      granted_stores: [{ id: f.ids.sh, name: '上海分部' }],
+      stock: { '026': 500, '007': 200 },
+    });
+    const res = await f.issue(payload(hosted[0].device_id, { invoiceType: '026' }), { sid: f.ids.sh });
+    expect(res.json.code).toBe(0);
   });
 });
