@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { taxDevices } from './invoicing.ts';
 import { clientStores, clients } from './tenancy.ts';
 
@@ -59,5 +68,8 @@ export const trusteeshipGrants = pgTable(
     grantedBy: integer(),
     grantedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.deviceId, t.storeId] }), index('trusteeship_grants_store_idx').on(t.storeId)],
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.storeId] }),
+    index('trusteeship_grants_store_idx').on(t.storeId),
+  ],
 );
