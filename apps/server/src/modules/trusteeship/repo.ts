@@ -139,9 +139,13 @@ export async function revokeTrusteeship(
     update device_trusteeships set status = 'revoked', revoked_at = now(), revoked_by = ${v.userId},
       revoke_reason = ${v.reason}, revoked_store_ids = coalesce((select array_agg(store_id order by store_id) from gone), '{}')
     where id = ${v.trusteeshipId}`);
+  await tx.execute(sql`update tax_devices set hosted = false where id = ${v.deviceId}`);
 }
 
-/** The hosting centre brings a handed-over device online in its cabinet (sandbox). */
-export async function markOnline(tx: Tx, deviceId: number): Promise<void> {
-  await tx.execute(sql`update tax_devices set online = true where id = ${deviceId}`);
+/**
+ * The hosting centre brings a handed-over device online in its cabinet (sandbox); `hosted` is the flag
+ * the devices pages label (e.g. 金税盘-托管).
+ */
+export async function markHosted(tx: Tx, deviceId: number): Promise<void> {
+  await tx.execute(sql`update tax_devices set online = true, hosted = true where id = ${deviceId}`);
 }

@@ -101,6 +101,10 @@ describe('trusteeship (/v3/trusteeship/*)', () => {
       granted_stores: [{ id: f.ids.sh, name: '上海分部' }],
     });
     expect(res.json.data.location).toContain('杭州托管中心');
+    const flag = async () =>
+      (await t.db.execute<{ hosted: boolean }>(sql`select hosted from tax_devices where id = ${f.ids.ukey}`))
+        .rows[0]!.hosted;
+    expect(await flag()).toBe(true);
     expect(await equipmentOf(f.ids.sh)).toContain(f.ids.ukey);
 
     const issued = await issueFrom(f.ids.sh);
@@ -140,6 +144,10 @@ describe('trusteeship (/v3/trusteeship/*)', () => {
     expect(res.json.code).toBe(0);
     expect(res.json.data).toMatchObject({ status: 'revoked', status_name: '已撤销', granted_stores: [] });
     expect(res.json.data.revoke_reason).toBe('设备取回');
+    expect(
+      (await t.db.execute<{ hosted: boolean }>(sql`select hosted from tax_devices where id = ${f.ids.ukey}`))
+        .rows[0]!.hosted,
+    ).toBe(false);
     expect((await issueFrom(f.ids.sh)).json.code).toBe(INVOICE_CODE.DEVICE_NOT_BOUND);
     expect((await issueFrom(f.ids.bj)).json.code).toBe(INVOICE_CODE.DEVICE_NOT_BOUND);
     expect(await equipmentOf(f.ids.sh)).not.toContain(f.ids.ukey);

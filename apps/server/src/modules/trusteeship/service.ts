@@ -135,7 +135,7 @@ export async function handOver(
         scope: scopeOf(actor),
         userId: actor.userId,
       });
-      await repo.markOnline(tx, d.id);
+      await repo.markHosted(tx, d.id);
     });
   } catch (e) {
     if (isPgUnique(e, 'device_trusteeships_hosted_uq')) throw new AppError(TRUST_CODE.ALREADY_HOSTED);
