@@ -6,7 +6,6 @@ import {
 } from '@kaipiao/shared/schemas/devices';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  App,
   Button,
   Card,
   Form,
@@ -24,6 +23,7 @@ import {
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { openDialog } from '../../../components/dialog-host/index.ts';
+import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { accountsQuery, devicesQuery, disableAccount, saveAccount, whiteListQuery } from '../api/devices.ts';
 import { LoginTag, RealNameTag } from './common.tsx';
@@ -34,7 +34,6 @@ function AccountModal({ editing, onClose }: { editing: Editing; onClose: () => v
   const clientId = useSessionStore((s) => s.business?.client_id);
   const devices = useQuery(devicesQuery(clientId));
   const qc = useQueryClient();
-  const { message } = App.useApp();
   const [form] = Form.useForm<TaxAccountBody>();
   const [saving, setSaving] = useState(false);
   const item = editing?.item ?? null;
@@ -43,7 +42,7 @@ function AccountModal({ editing, onClose }: { editing: Editing; onClose: () => v
     setSaving(true);
     try {
       await saveAccount({ ...v, id: item?.id, password: v.password ?? '', device_id: v.device_id ?? null });
-      message.success('保存成功');
+      toastSuccess('保存成功');
       await qc.invalidateQueries({ queryKey: ['devices', clientId] });
       onClose();
     } finally {
@@ -142,7 +141,6 @@ export function AccountsPage() {
   const allowed = wl.data?.white_listed === true;
   const q = useQuery(accountsQuery(clientId, allowed));
   const qc = useQueryClient();
-  const { message } = App.useApp();
   const [editing, setEditing] = useState<Editing>(null);
   if (wl.data && !allowed) {
     return <Result status="403" title="暂无权限" subTitle="当前企业没有白名单税局账号，无法管理税局账号" />;
@@ -213,7 +211,7 @@ export function AccountsPage() {
               title="停用后该账号不能再用于开票，确定停用？"
               onConfirm={async () => {
                 await disableAccount(a.id);
-                message.success('已停用');
+                toastSuccess('已停用');
                 await qc.invalidateQueries({ queryKey: ['devices', clientId] });
               }}
             >

@@ -269,7 +269,7 @@ export function DevicesPage() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <HealthBoard />
-      <Card title="开票设备" size="small">
+      <Card title="开票设备" size="small" data-testid="device-table">
         {q.data?.some((d) => d.locked) && (
           <Alert
             type="warning"

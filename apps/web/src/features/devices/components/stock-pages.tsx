@@ -1,7 +1,6 @@
 import { STOCK_KINDS, type StockMovement } from '@kaipiao/shared/schemas/devices';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  App,
   Button,
   Card,
   Form,
@@ -15,6 +14,7 @@ import {
 } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
+import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { applyStock, devicesQuery, movementsQuery, moveStock } from '../api/devices.ts';
 import { typeName } from './common.tsx';
@@ -69,7 +69,6 @@ export function ReceivePage() {
   const clientId = useSessionStore((s) => s.business?.client_id);
   const devices = useQuery(devicesQuery(clientId));
   const qc = useQueryClient();
-  const { message } = App.useApp();
   const [form] = Form.useForm<{ device_id: number; invoice_type: string; count: number }>();
   const deviceId = Form.useWatch('device_id', form);
   const mains = (devices.data ?? []).filter(
@@ -82,7 +81,7 @@ export function ReceivePage() {
     setBusy(true);
     try {
       const r = await applyStock(v);
-      message.success(`领票成功：发票代码 ${r.invoiceCode}，号码 ${r.startNo}–${r.endNo}`);
+      toastSuccess(`领票成功：发票代码 ${r.invoiceCode}，号码 ${r.startNo}–${r.endNo}`);
       await qc.invalidateQueries({ queryKey: ['devices', clientId] });
     } finally {
       setBusy(false);
@@ -129,7 +128,6 @@ export function DispensePage() {
   const clientId = useSessionStore((s) => s.business?.client_id);
   const devices = useQuery(devicesQuery(clientId));
   const qc = useQueryClient();
-  const { message } = App.useApp();
   const [form] = Form.useForm<{
     kind: 'distribute' | 'return';
     main: number;
@@ -156,7 +154,7 @@ export function DispensePage() {
           ? { device_id: v.main, target_device_id: v.branch, invoice_type: v.invoice_type, count: v.count }
           : { device_id: v.branch, target_device_id: v.main, invoice_type: v.invoice_type, count: v.count };
       await moveStock(v.kind, body);
-      message.success(v.kind === 'distribute' ? '分发成功' : '退回成功');
+      toastSuccess(v.kind === 'distribute' ? '分发成功' : '退回成功');
       await qc.invalidateQueries({ queryKey: ['devices', clientId] });
     } finally {
       setBusy(false);

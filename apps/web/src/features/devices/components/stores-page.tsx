@@ -1,7 +1,6 @@
 import type { StoreBody, StoreItem } from '@kaipiao/shared/schemas/devices';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  App,
   Button,
   Card,
   Form,
@@ -16,6 +15,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { devicesQuery, saveStore, setStoreStatus, storesQuery } from '../api/devices.ts';
 import { typeName } from './common.tsx';
@@ -26,7 +26,6 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
   const clientId = useSessionStore((s) => s.business?.client_id);
   const devices = useQuery(devicesQuery(clientId));
   const qc = useQueryClient();
-  const { message } = App.useApp();
   const [form] = Form.useForm<StoreBody>();
   const [saving, setSaving] = useState(false);
   const item = editing?.item ?? null;
@@ -41,7 +40,7 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
     setSaving(true);
     try {
       await saveStore({ ...v, client_store_id: item?.client_store_id, remark: v.remark ?? '' });
-      message.success('保存成功');
+      toastSuccess('保存成功');
       await qc.invalidateQueries({ queryKey: ['devices', clientId] });
       onClose();
     } finally {
@@ -111,12 +110,11 @@ export function StoresPage({ hotel = false }: { hotel?: boolean }) {
   const clientId = useSessionStore((s) => s.business?.client_id);
   const q = useQuery(storesQuery(clientId));
   const qc = useQueryClient();
-  const { message } = App.useApp();
   const [editing, setEditing] = useState<Editing>(null);
   const toggle = async (s: StoreItem) => {
     const next = s.status === 'active' ? 'disabled' : 'active';
     await setStoreStatus(s.client_store_id, next);
-    message.success(next === 'active' ? '已启用' : '已停用');
+    toastSuccess(next === 'active' ? '已启用' : '已停用');
     await qc.invalidateQueries({ queryKey: ['devices', clientId] });
   };
   const columns: TableColumnsType<StoreItem> = [

@@ -1,7 +1,8 @@
 import type { FilingItem } from '@kaipiao/shared/schemas/devices';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Alert, Button, Card, Space, Table, type TableColumnsType, Tag } from 'antd';
 import dayjs from 'dayjs';
+import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { fileDevice, filingsQuery } from '../api/devices.ts';
 import { money } from './common.tsx';
@@ -11,12 +12,11 @@ export function SummaryPage() {
   const clientId = useSessionStore((s) => s.business?.client_id);
   const q = useQuery(filingsQuery(clientId));
   const qc = useQueryClient();
-  const { message } = App.useApp();
   const rows = q.data ?? [];
   const first = rows[0];
   const act = async (action: 'copy' | 'clear', id: number) => {
     await fileDevice(action, id);
-    message.success(action === 'copy' ? '汇总上传成功' : '清卡成功');
+    toastSuccess(action === 'copy' ? '汇总上传成功' : '清卡成功');
     await qc.invalidateQueries({ queryKey: ['devices', clientId] });
   };
   const columns: TableColumnsType<FilingItem> = [
