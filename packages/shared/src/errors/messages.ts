@@ -127,6 +127,7 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [DEVICE_CODE.ACCOUNT_NOT_FOUND]: '税局账号不存在或不属于当前企业',
   [DEVICE_CODE.ACCOUNT_TAKEN]: '该税局账号已添加，请勿重复添加',
   [DEVICE_CODE.PASSWORD_REQUIRED]: '请输入税局账号密码',
+  [DEVICE_CODE.PHONE_REQUIRED]: '请输入手机号',
   [DEVICE_CODE.NOT_STOCK_DEVICE]: '数电账户无需领票，按发票额度开具',
   [DEVICE_CODE.NOT_MAIN_DISC]: '只有主盘可以领票和分发发票',
   [DEVICE_CODE.NOT_BRANCH_OF]: '目标设备不是该主盘的分盘',

@@ -135,7 +135,8 @@ export const taxAccountBodySchema = z.object({
   account: z.string().trim().min(1, '请输入税局账号').max(50),
   /** plain on create; empty on edit keeps the stored one. Never returned. */
   password: z.string().max(64).default(''),
-  phone: mobile,
+  /** required on create; empty on edit keeps the stored one */
+  phone: z.union([mobile, z.literal('')]).default(''),
   identity: z.enum(['01', '02', '03', '05', '09']),
   person_name: z.string().trim().min(1, '请输入姓名').max(20),
   channel: z.enum(['GP900000', 'GP900003', 'GP900004', 'GP900005', 'GP900006']),

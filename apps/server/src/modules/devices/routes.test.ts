@@ -130,7 +130,7 @@ describe('devices, tax accounts, stock and filing', () => {
       id,
       account: '91330106MA2KXXXX1A-test',
       password: '',
-      phone: '17612342696',
+      phone: '',
       identity: '09',
       person_name: '测试二',
       channel: 'GP900003',

@@ -341,6 +341,7 @@ export async function saveAccount(app: App, access: ClientAccess, body: Required
     let id = body.id;
     if (id === undefined) {
       if (!sealed) throw new AppError(DEVICE_CODE.PASSWORD_REQUIRED);
+      if (!body.phone) throw new AppError(DEVICE_CODE.PHONE_REQUIRED);
       const r = await tx.execute<{ id: number }>(sql`insert into tax_accounts
         (client_id, device_id, account, password_enc, phone, identity, person_name, channel)
         values (${access.clientId}, ${body.device_id}, ${body.account}, ${sealed}, ${body.phone}, ${body.identity},
@@ -349,7 +350,7 @@ export async function saveAccount(app: App, access: ClientAccess, body: Required
     } else {
       const r =
         await tx.execute(sql`update tax_accounts set device_id = ${body.device_id}, account = ${body.account},
-          password_enc = coalesce(${sealed}, password_enc), phone = ${body.phone}, identity = ${body.identity},
+          password_enc = coalesce(${sealed}, password_enc), phone = case when ${body.phone} = '' then phone else ${body.phone} end, identity = ${body.identity},
           person_name = ${body.person_name}, channel = ${body.channel},
           -- a new password or account ends the bureau session
           login_state = case when ${sealed}::text is null and account = ${body.account} then login_state else 'offline' end,

@@ -94,8 +94,11 @@ function AccountModal({ editing, onClose }: { editing: Editing; onClose: () => v
         <Form.Item
           name="phone"
           label="手机号"
-          extra={item ? `当前：${item.phone}，请重新输入` : undefined}
-          rules={[{ required: true, pattern: /^1\d{10}$/, message: '请输入正确的手机号' }]}
+          extra={item ? `当前：${item.phone}，不修改请留空` : undefined}
+          rules={[
+            { required: !item, message: '请输入手机号' },
+            { pattern: /^1\d{10}$/, message: '请输入正确的手机号' },
+          ]}
         >
           <Input maxLength={11} />
         </Form.Item>

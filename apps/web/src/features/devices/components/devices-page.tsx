@@ -65,7 +65,7 @@ export function HealthBoard() {
       ),
     },
     { title: '开票员', dataIndex: 'clerk_name', width: 120 },
-    { title: '数电设备', dataIndex: 'device_name', width: 200, render: (v: string) => v || '—' },
+    { title: '数电设备', dataIndex: 'device_name', width: 240, render: (v: string) => v || '—' },
     {
       title: '登录状态',
       dataIndex: 'login_state',
