@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Readable, Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { BATCH_LIMITS, BATCH_SHEETS, type BatchIssue } from '@kaipiao/shared';
@@ -124,6 +125,14 @@ function utf8SafeReader(input: Readable): AsyncIterable<unknown> {
   const parseWorksheet = proto._parseWorksheet;
   if (typeof parseWorksheet !== 'function') throw new Error('exceljs WorkbookReader lacks _parseWorksheet');
   r._parseWorksheet = function (this: unknown, iterator: unknown, sheetNo: unknown) {
+    // A sheet stored before the shared strings comes from a temp file: exceljs opens a read stream
+    // on it and deletes the file as soon as the sheet is passed over. A sheet we skip (or stop in)
+    // is deleted before the stream's open() runs, and the stream's ENOENT had no listener: an
+    // uncaught exception in whatever request ran next. A listener keeps that error on the stream;
+    // a sheet we do read still sees it through its iterator.
+    if (iterator instanceof EventEmitter) {
+      (iterator as EventEmitter).on('error', () => undefined);
+    }
     return parseWorksheet.call(this, decodedChunks(iterator as AsyncIterable<Buffer>), sheetNo);
   };
   return reader as unknown as AsyncIterable<unknown>;
