@@ -16,10 +16,10 @@ import {
 import { seedDemoCatalog } from './catalog.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seedDemoDevices } from './devices.ts';
-import { seedDemoTrusteeship } from './trusteeship.ts';
 import { seedDemoRedForms } from './red-forms.ts';
 import { seedDemoScan } from './scan.ts';
 import { seedDemoTaxAccounts } from './tax-accounts.ts';
+import { seedDemoTrusteeship } from './trusteeship.ts';
 
 export const DEMO = {
   password: 'Kaipiao@2026',
