@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import {
   ADMIN,
   completePhoneVerification,
@@ -22,8 +22,8 @@ async function waitForSmsResend(request: APIRequestContext, mobile: string) {
 }
 
 /** Picks an option of the open antd dropdown. */
-const pick = async (page: Page, label: string, text: string | RegExp) => {
-  await page.getByRole('combobox', { name: label, exact: true }).click();
+const pick = async (page: Page, form: Locator, label: string, text: string | RegExp) => {
+  await form.getByRole('combobox', { name: label, exact: true }).click();
   await page
     .locator('.ant-select-dropdown:visible .ant-select-item-option')
     .filter({ hasText: text })
@@ -87,10 +87,11 @@ test.describe('devices (/device-project/device), tax accounts and stock distribu
 
     // distribute 10 卷票 to the branch disc, then return them (the other specs' stock stays as seeded)
     await openFromMenu(page, /\/invoice-manage\/dispense$/, '发票分发', '设备管理');
-    await pick(page, '主盘', '金税盘（主盘）');
-    await pick(page, '分盘', '金税盘（分盘1）');
-    await pick(page, '票种', /卷/);
-    await page.getByRole('spinbutton', { name: '数量' }).fill('10');
+    const dispense = page.locator('form').filter({ hasText: '确认分发' });
+    await pick(page, dispense, '主盘', '金税盘（主盘）');
+    await pick(page, dispense, '分盘', '金税盘（分盘1）');
+    await pick(page, dispense, '票种', /卷/);
+    await dispense.getByRole('spinbutton', { name: '数量' }).fill('10');
     await page.getByRole('button', { name: '确认分发' }).click();
     await expect(page.getByText('分发成功')).toBeVisible();
     const records = page.getByRole('row').filter({ hasText: '金税盘（主盘） → 金税盘（分盘1）' });
@@ -103,6 +104,28 @@ test.describe('devices (/device-project/device), tax accounts and stock distribu
       page.getByRole('row').filter({ hasText: '金税盘（分盘1） → 金税盘（主盘）' }).first(),
     ).toContainText('退回');
     await screenshot(page, 'dispense');
+
+    // 领票 onto the main disc through the sandbox bureau
+    await openFromMenu(page, /\/invoice-manage\/receive$/, '发票领用', '设备管理');
+    const receive = page.locator('form').filter({ hasText: '申请领票' });
+    await pick(page, receive, '主盘', '金税盘（主盘）');
+    await pick(page, receive, '票种', /卷/);
+    await receive.getByRole('spinbutton', { name: '数量' }).fill('20');
+    await page.getByRole('button', { name: '申请领票' }).click();
+    await expect(page.getByText(/领票成功：发票代码 \d{12}/)).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: '领票' }).first()).toContainText('20张');
+    await screenshot(page, 'receive');
+
+    // the monthly filing of last month: main discs seeded as filed, the branch disc not
+    await openFromMenu(page, /\/report-summary\/summary$/, '汇总上报', '设备管理');
+    await expect(page.getByRole('row').filter({ hasText: '金税盘（主盘）' })).toContainText('正常');
+    await expect(page.getByRole('row').filter({ hasText: '金税盘（分盘1）' })).toContainText(/未抄税|已到/);
+    await screenshot(page, 'report-summary');
+
+    // stores: devices and default kinds per store
+    await openFromMenu(page, /\/group\/client-store$/, '门店管理');
+    await expect(page.getByRole('row').filter({ hasText: '滨江研发中心' })).toContainText('金税盘（分盘1）');
+    await screenshot(page, 'stores');
 
     // tax accounts: the business has a white-listed account, so the page is there
     await openFromMenu(page, /\/device-project\/account$/, '税局账号', '设备管理');

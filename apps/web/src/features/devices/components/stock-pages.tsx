@@ -93,6 +93,7 @@ export function ReceivePage() {
         <Form form={form} layout="inline" initialValues={{ count: 100 }}>
           <Form.Item name="device_id" label="主盘" rules={[{ required: true, message: '请选择主盘' }]}>
             <Select
+              aria-label="主盘"
               style={{ width: 240 }}
               placeholder="选择领票设备"
               options={mains.map((d) => ({ value: d.device_id, label: d.name }))}
@@ -101,6 +102,7 @@ export function ReceivePage() {
           </Form.Item>
           <Form.Item name="invoice_type" label="票种" rules={[{ required: true, message: '请选择票种' }]}>
             <Select
+              aria-label="票种"
               style={{ width: 200 }}
               options={(dev?.invoice_types ?? []).map((t) => ({
                 value: t,
@@ -109,7 +111,7 @@ export function ReceivePage() {
             />
           </Form.Item>
           <Form.Item name="count" label="数量" rules={[{ required: true, message: '请输入数量' }]}>
-            <InputNumber min={1} max={1000} precision={0} addonAfter="张" />
+            <InputNumber aria-label="数量" min={1} max={1000} precision={0} addonAfter="张" />
           </Form.Item>
           <Button type="primary" loading={busy} onClick={submit}>
             申请领票
