@@ -2,13 +2,21 @@ import { and, eq, sql } from 'drizzle-orm';
 import { loadEnv } from '../../config/env.ts';
 import { sealSecret } from '../../lib/secret-box.ts';
 import type { Db } from '../client.ts';
-import { clients, deviceFilings, taxAccounts, taxDevices } from '../schema/index.ts';
+import {
+  clientStores,
+  clients,
+  deviceFilings,
+  storeSettings,
+  taxAccounts,
+  taxDevices,
+} from '../schema/index.ts';
 
 /**
  * Demo 电子税务局 accounts (issue 5): the software company has a white-listed account logged in and
  * real-name verified on its 数电 device and a second one logged out; the hotel's account is not
  * white-listed (so its 税局账号 page stays hidden). Last month's filing is done on the software
- * company's main discs, not on the branch disc. Idempotent: a business with accounts is left alone.
+ * company's main discs, not on the branch disc; stores get default invoice kinds. Idempotent: a business
+ * with accounts is left alone.
  */
 export async function seedDemoTaxAccounts(
   db: Db,
@@ -54,6 +62,20 @@ export async function seedDemoTaxAccounts(
   for (const p of plan) {
     const [client] = await db.select().from(clients).where(eq(clients.taxCode, p.taxCode));
     if (!client) continue;
+    // default invoice kinds per store: 数电 普票 first, 专票 at head office
+    const stores = await db.select().from(clientStores).where(eq(clientStores.clientId, client.id));
+    if (stores.length > 0) {
+      await db
+        .insert(storeSettings)
+        .values(
+          stores.map((st) => ({
+            storeId: st.id,
+            clientId: client.id,
+            defaultInvoiceTypes: st.code === 'HQ' ? ['82', '81'] : ['82'],
+          })),
+        )
+        .onConflictDoNothing();
+    }
     const has = await db
       .select({ id: taxAccounts.id })
       .from(taxAccounts)
