@@ -294,6 +294,11 @@ describe('devices, tax accounts, stock and filing', () => {
     const created = await post('/v3/client-store/save', body);
     expect(created.json.code).toBe(0);
     const id = created.json.data.id;
+    // the creator may act for the new store at once (cached access reloaded)
+    const asStore = await call(t.app, 'GET', `/v3/client/client-equ-list?${q(f.ids.software, id)}`, {
+      token: f.admin,
+    });
+    expect(asStore.json.code).toBe(0);
     expect((await post('/v3/client-store/save', body)).json.code).toBe(DEVICE_CODE.STORE_CODE_TAKEN);
     const edited = await post('/v3/client-store/save', {
       ...body,

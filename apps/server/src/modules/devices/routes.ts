@@ -48,6 +48,8 @@ const done = z.object({ id: z.number() });
  */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const actor = (req: FastifyRequest) => ({ access: req.access!, userId: req.session!.userId });
+  // the editor's cached access (known stores, white-listed menu) is reloaded at once; others' within its TTL
+  const refresh = (req: FastifyRequest) => app.invalidate({ userId: req.session!.userId });
 
   // ---- stores (spec §7 Client and stores) ----
   app.get(
@@ -83,13 +85,18 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/client-store/save',
     { config: { menu: STORE_MENUS }, schema: { body: storeBodySchema, response: reply200(done) } },
-    async (req) => ok({ id: await service.saveStore(app, req.access!, req.body) }, '保存成功'),
+    async (req) => {
+      const id = await service.saveStore(app, req.access!, req.body);
+      await refresh(req);
+      return ok({ id }, '保存成功');
+    },
   );
   app.post(
     '/v3/client-store/set-status',
     { config: { menu: STORE_MENUS }, schema: { body: storeStatusBodySchema, response: reply200(done) } },
     async (req) => {
       await service.setStoreStatus(app, req.access!, req.body.client_store_id, req.body.status);
+      await refresh(req);
       return ok({ id: req.body.client_store_id }, req.body.status === 'active' ? '已启用' : '已停用');
     },
   );
@@ -175,10 +182,9 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       await service.assertWhiteListed(app, req.access!);
       const b = req.body;
-      return ok(
-        { id: await service.saveAccount(app, req.access!, { ...b, id: b.id as number }) },
-        '保存成功',
-      );
+      const id = await service.saveAccount(app, req.access!, { ...b, id: b.id as number });
+      await refresh(req);
+      return ok({ id }, '保存成功');
     },
   );
   app.post(
@@ -187,6 +193,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       await service.assertWhiteListed(app, req.access!);
       await service.setAccountStatus(app, req.access!, req.body.id, 'disabled');
+      await refresh(req);
       return ok({ id: req.body.id }, '已停用');
     },
   );
