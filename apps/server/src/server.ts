@@ -43,6 +43,8 @@ async function main() {
     if (closing) return;
     closing = true;
     console.log(`[kaipiao] ${signal}: shutting down`);
+    // a terminal's Ctrl-C also reaches the database: connections it ends now are expected
+    app.log.level = 'fatal';
     await app.close().catch(() => undefined);
     await dbHandle.close().catch(() => undefined);
     if (stopDb) await stopDb().catch(() => undefined);

