@@ -769,6 +769,23 @@ export async function seedDemoHistory(
 ): Promise<{ software: number; hotel: number }> {
   const software = await seedClientHistory(db, demo.software.taxCode, 'software', now);
   const hotel = await seedClientHistory(db, demo.hotel.taxCode, 'hotel', now);
-  if (software + hotel > 0) await db.execute(sql`analyze invoices, invoice_lines, invoice_events`);
+  if (software + hotel > 0) {
+    // the 数电 accounts' month quota counts this month's history (red same-month invoices give
+    // quota back), with room left for the demo: at least three times what the history used
+    const month = new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 7);
+    await db.execute(sql`
+      update tax_devices d set
+        quota_month = ${month},
+        quota_used = u.used,
+        monthly_quota = greatest(d.monthly_quota, ceil(u.used * 3 / 1000000) * 1000000)
+      from (
+        select i.device_id, greatest(sum(i.total_amount), 0) as used
+          from invoices i
+         where i.status = 'issued' and i.issued_at >= (${`${month}-01`}::timestamp at time zone 'Asia/Shanghai')
+         group by i.device_id
+      ) u
+      where d.id = u.device_id and d.monthly_quota is not null`);
+    await db.execute(sql`analyze invoices, invoice_lines, invoice_events`);
+  }
   return { software, hotel };
 }
