@@ -161,7 +161,7 @@ test.describe('single invoice (/invoice/online)', () => {
     await expect(row).toContainText(BUYER);
     await expect(row).toContainText('44,000.00');
     // antd's own texts are Chinese too (the zh_CN locale reaches the tables)
-    await expect(page.getByText('10 条/页')).toBeVisible();
+    await expect(page.getByText('10 条/页').filter({ visible: true }).first()).toBeVisible();
     await screenshot(page, 'invoice-library');
     // and its detail holds the lines and the issue event
     await row.getByText(invoiceNo).click();
