@@ -29,7 +29,7 @@ describe('devices, tax accounts, stock and filing', () => {
     const byId = new Map(res.json.data.map((d: { device_id: number }) => [d.device_id, d]));
     expect(byId.get(f.ids.goldenMain)).toMatchObject({
       is_main: true,
-      kind_name: '金税盘-托管',
+      kind_name: '金税盘', // 托管 only once handed over (trusteeship module)
       stock: { '007': 500 },
     });
     expect(byId.get(f.ids.goldenBranch)).toMatchObject({ is_main: false, parent_id: f.ids.goldenMain });
