@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 
-export type InvoiceIssuedHook = (
-  app: FastifyInstance,
-  invoiceId: number,
-  opts: { sendEmail: boolean },
-) => Promise<void>;
+/**
+ * What the caller knows of the invoice without reading it back: `direction` and `serialNo` are
+ * given by the issuing path (hooks skip invoices that cannot concern them without a query) and
+ * absent after reconciliation (hooks then read the row).
+ */
+export type IssuedFacts = { sendEmail: boolean; direction?: 'blue' | 'red'; serialNo?: string };
+
+export type InvoiceIssuedHook = (app: FastifyInstance, invoiceId: number, opts: IssuedFacts) => Promise<void>;
 
 /**
  * Called after an invoice has been committed as issued (directly, or by reconciliation). Register at
@@ -16,11 +19,7 @@ export const onInvoiceIssued = new Set<InvoiceIssuedHook>();
 const pending = new Set<Promise<void>>();
 
 /** Runs every hook for one invoice without waiting for them (see `drainInvoiceHooks`). */
-export function runInvoiceIssuedHooks(
-  app: FastifyInstance,
-  invoiceId: number,
-  opts: { sendEmail: boolean },
-): void {
+export function runInvoiceIssuedHooks(app: FastifyInstance, invoiceId: number, opts: IssuedFacts): void {
   for (const hook of onInvoiceIssued) {
     const p = Promise.resolve()
       .then(() => hook(app, invoiceId, opts))

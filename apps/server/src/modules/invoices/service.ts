@@ -209,7 +209,11 @@ export async function issueBlue(
       total_price_with_tax: req.invoice_info.total_price_with_tax,
       error_message: null,
     };
-    runInvoiceIssuedHooks(app, invoiceId, { sendEmail: req.send_email && Boolean(req.buyer.email) });
+    runInvoiceIssuedHooks(app, invoiceId, {
+      sendEmail: req.send_email && Boolean(req.buyer.email),
+      direction: 'blue',
+      serialNo: req.serial_no,
+    });
   } else {
     result = await current(app, actor.clientId, invoiceId);
   }

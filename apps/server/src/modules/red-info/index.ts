@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SandboxRedBureau } from '../../channels/red-bureau.ts';
-import { onInvoiceIssued } from '../invoices/hooks.ts';
+import { type IssuedFacts, onInvoiceIssued } from '../invoices/hooks.ts';
 import { redDevRoutes } from './dev-routes.ts';
 import { expirePending } from './repo.ts';
 import { redInfoRoutes } from './routes.ts';
@@ -12,7 +12,12 @@ import { settleBlue } from './service.ts';
 export const RED_EXPIRE_JOB = 'red-info.expire';
 
 /** Issued hook: a red invoice settled by reconciliation reddens its blue invoice too (idempotent). */
-async function settleReconciledRed(app: FastifyInstance, invoiceId: number): Promise<void> {
+async function settleReconciledRed(
+  app: FastifyInstance,
+  invoiceId: number,
+  opts: IssuedFacts,
+): Promise<void> {
+  if (opts.direction === 'blue') return;
   const res = await app.db.execute<{ original_invoice_id: number | string | null }>(
     sql`select original_invoice_id from invoices where id = ${invoiceId} and direction = 'red'`,
   );

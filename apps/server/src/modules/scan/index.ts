@@ -6,7 +6,11 @@ import { scanRoutes } from './routes.ts';
 import { markIssued } from './service.ts';
 
 /** An invoice issued later (reconciliation of an unknown outcome) moves its scan request on. */
-const settleScanRequest: InvoiceIssuedHook = async (app, invoiceId) => markIssued(app, invoiceId);
+// scan requests issue under SCAN-… serials (service.ts); other invoices need no query
+const settleScanRequest: InvoiceIssuedHook = async (app, invoiceId, opts) => {
+  if (opts.serialNo !== undefined && !opts.serialNo.startsWith('SCAN-')) return;
+  await markIssued(app, invoiceId);
+};
 
 /**
  * Scan-to-invoice and the audit queue (domain.md §8.1): QR codes per store, counter and order, the

@@ -1,16 +1,53 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 
+/** How long uses gather before one statement counts them (a ranking hint may lag a moment). */
+const FLUSH_MS = 250;
+
+type Batch = { ids: number[]; done: Promise<void> };
+const batches = new WeakMap<FastifyInstance, Batch>();
+
+async function flush(app: FastifyInstance, ids: number[]): Promise<void> {
+  // a ranking hint, not a record: committed without waiting for the WAL flush
+  await app.db.execute(sql`
+    with cfg as (select set_config('synchronous_commit', 'off', true)),
+    uses as (
+      select i.client_id, i.buyer_name, count(*)::int as n
+        from invoices i
+       where i.id = any(${`{${ids.join(',')}}`}::bigint[]) and i.direction = 'blue'
+       group by i.client_id, i.buyer_name)
+    update buyer_titles t
+       set use_count = t.use_count + u.n, last_used_at = now()
+      from uses u
+     where t.client_id = u.client_id and t.name = u.buyer_name and (select count(*) from cfg) = 1`);
+}
+
 /**
  * After an invoice is issued, its buyer's saved title (same business, same name) counts one more
- * use, so the invoice form's autocomplete offers the buyers a clerk invoices most often first.
- * One statement; a buyer without a saved title changes nothing (the clerk saves titles explicitly).
+ * use, so the invoice form's autocomplete offers the buyers a clerk invoices most often first. A
+ * buyer without a saved title changes nothing (the clerk saves titles explicitly).
+ *
+ * Uses gather for FLUSH_MS and are counted in one statement: one row per busy buyer updated per
+ * flush instead of once per invoice (every invoice to the same buyer would otherwise queue on that
+ * row). The returned promise settles when the flush holding this invoice has run, so
+ * `drainInvoiceHooks` still waits for it.
  */
-export async function countTitleUse(app: FastifyInstance, invoiceId: number): Promise<void> {
-  await app.db.execute(sql`
-    update buyer_titles t
-       set use_count = t.use_count + 1, last_used_at = now()
-      from invoices i
-     where i.id = ${invoiceId} and i.direction = 'blue'
-       and t.client_id = i.client_id and t.name = i.buyer_name`);
+export function countTitleUse(app: FastifyInstance, invoiceId: number): Promise<void> {
+  let batch = batches.get(app);
+  if (!batch) {
+    const ids: number[] = [];
+    const created: Batch = {
+      ids,
+      done: new Promise<void>((resolve, reject) => {
+        setTimeout(() => {
+          batches.delete(app);
+          flush(app, ids).then(resolve, reject);
+        }, FLUSH_MS);
+      }),
+    };
+    batches.set(app, created);
+    batch = created;
+  }
+  batch.ids.push(invoiceId);
+  return batch.done;
 }
