@@ -224,5 +224,7 @@ export const taxEquipmentSchema = z.object({
   quota_used: z.string(),
   /** remaining blank stock per invoice type for disc kinds */
   stock: z.record(z.string(), z.number()),
+  /** the store's default invoice kinds (门店管理), first preferred; empty = none set or all stores */
+  default_invoice_types: z.array(z.string()).optional(),
 });
 export type TaxEquipment = z.infer<typeof taxEquipmentSchema>;

@@ -122,6 +122,16 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
             where cs.client_id = ${access.clientId}
               ${stores ? sql`and ds.store_id = any(${`{${stores.join(',')}}`}::int[])` : sql``})
         order by case d.kind when 'digital' then 0 else 1 end, d.id`);
+      // the store's default kinds (stores page); none for the all-stores view
+      const defaults =
+        storeId === SUMMARY_STORE_ID
+          ? []
+          : ((
+              await app.db.execute<{ kinds: string[] }>(
+                sql`select default_invoice_types as kinds from store_settings
+                     where store_id = ${storeId} and client_id = ${access.clientId}`,
+              )
+            ).rows[0]?.kinds ?? []);
       const month = shanghaiParts(new Date()).month;
       const out: TaxEquipment[] = [];
       for (const d of res.rows) {
@@ -150,6 +160,7 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
           monthly_quota: d.monthly_quota,
           quota_used: d.quota_month === month ? d.quota_used : '0.00',
           stock: Object.fromEntries(Object.entries(d.stock ?? {}).map(([k, v]) => [k, Number(v)])),
+          default_invoice_types: defaults.filter((k) => types.includes(k)),
         });
       }
       return ok(out);

@@ -1,5 +1,5 @@
 import { CODE, INVOICE_CODE, INVOICE_TYPES, SESSION_CODE } from '@kaipiao/shared';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { authorityRules, clientStores, clients, orgs } from '../../db/schema/index.ts';
@@ -66,6 +66,28 @@ describe('device and invoice-type metadata', () => {
     });
     expect(ukey.invoice_types.map((x: { code: string }) => x.code)).toEqual(['004', '007', '026', '028']);
     expect(golden).toMatchObject({ kind: 'golden_disc', is_main: true, extension_no: 0 });
+  });
+
+  it('carries the store’s default invoice kinds that each device issues', async () => {
+    await t.db.execute(sql`
+      insert into store_settings (store_id, client_id, default_invoice_types)
+      values (${ids.hq}, ${ids.software}, '{81,026}')
+      on conflict (store_id) do update set default_invoice_types = excluded.default_invoice_types`);
+    try {
+      const res = await get(
+        `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=${ids.hq}`,
+      );
+      const [digital, ukey, golden] = res.json.data;
+      expect(digital.default_invoice_types).toEqual(['81']);
+      expect(ukey.default_invoice_types).toEqual(['026']);
+      expect(golden.default_invoice_types).toEqual([]);
+      const all = await get(`/v3/client-store/get-tax-equipment?${f.scope(ids.software, -1)}`);
+      expect(all.json.data[0].default_invoice_types).toEqual([]);
+    } finally {
+      await t.db.execute(
+        sql`update store_settings set default_invoice_types = '{82,81}' where store_id = ${ids.hq}`,
+      );
+    }
   });
 
   it('uses the current store when store_id is missing; the branch disc shows at 滨江', async () => {

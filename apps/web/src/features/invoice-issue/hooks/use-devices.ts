@@ -9,6 +9,9 @@ import type { Limits } from '../utils/validate.ts';
 /** The kind a device starts on: an ordinary (普票) kind when it has one — 专票 need the buyer's tax code. */
 export function preferredKind(device: TaxEquipment | undefined): InvoiceType | null {
   const types = device?.invoice_types ?? [];
+  // the store's default kind (门店管理) when the device issues it
+  const preset = device?.default_invoice_types?.find((k) => types.some((t) => t.code === k));
+  if (preset) return preset as InvoiceType;
   const ordinary = types.find((t) => !SPECIAL_INVOICE_TYPES.includes(t.code as InvoiceType));
   return ((ordinary ?? types[0])?.code as InvoiceType) ?? null;
 }
