@@ -8,8 +8,8 @@ export const SHOTS_DIR = path.join(ROOT, '.tmp/shots');
 /** The demo tenant (README; apps/server/src/db/seed/demo.ts). */
 export const PASSWORD = 'Kaipiao@2026';
 export const FIXED_CAPTCHA = '1234';
-export const SOFTWARE = { name: '杭州云栈软件科技有限公司', taxCode: '91330106MA2KXXXX1A' } as const;
-export const HOTEL = { name: '杭州西湖畔酒店管理有限公司', taxCode: '91330102MA2HXXXX2B' } as const;
+export const SOFTWARE = { name: '杭州云栈软件科技有限公司', taxCode: '91330106MA2KC7LM1A' } as const;
+export const HOTEL = { name: '杭州西湖畔酒店管理有限公司', taxCode: '91330102MA2H8R4T2U' } as const;
 export const CLERK = {
   account: 'kaipiao_clerk',
   nickname: '开票员小王',

@@ -129,7 +129,7 @@ test.describe('devices (/device-project/device), tax accounts and stock distribu
 
     // tax accounts: the business has a white-listed account, so the page is there
     await openFromMenu(page, /\/device-project\/account$/, '税局账号', '设备管理');
-    const acct = page.getByRole('row').filter({ hasText: '91330106MA2KXXXX1A-zhangli' });
+    const acct = page.getByRole('row').filter({ hasText: '91330106MA2KC7LM1A-zhangli' });
     await expect(acct).toContainText('白名单');
     await expect(acct).toContainText('176****2696');
     await expect(acct).toContainText('已登录');

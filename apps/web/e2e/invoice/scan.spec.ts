@@ -74,14 +74,14 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
     await expect(buyer.getByText('杭州云栈软件科技有限公司')).toBeVisible();
     await buyer.getByRole('button', { name: '提交开票申请' }).click();
     await expect(buyer.getByText('请输入抬头名称').first()).toBeVisible();
-    // the title lookup fills name and tax code (the demo businesses' codes are placeholders whose
-    // check character is wrong: the form says so, and the buyer types a real one)
+    // the title lookup fills name and tax code; a code with a wrong check character is refused
     const name = buyer.getByPlaceholder('输入单位名称，可选择匹配的企业');
     const taxCode = buyer.getByPlaceholder('请填写纳税人识别号');
     await name.fill('西湖畔');
     await buyer.getByText(HOTEL.name).click();
     await expect(name).toHaveValue(HOTEL.name);
     await expect(taxCode).toHaveValue(HOTEL.taxCode);
+    await taxCode.fill(`${HOTEL.taxCode.slice(0, 17)}${HOTEL.taxCode.endsWith('0') ? '1' : '0'}`);
     await buyer.getByRole('button', { name: '提交开票申请' }).click();
     await expect(buyer.getByText('统一社会信用代码校验位不正确，请核对').first()).toBeVisible();
     await name.fill(BUYER.name);

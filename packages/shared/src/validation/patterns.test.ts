@@ -46,9 +46,9 @@ const table: Record<keyof typeof PATTERNS, Case[]> = {
     ['123', false],
   ],
   taxCode: [
-    ['91330106MA2KXXXX1A', true],
+    ['91330106MA2KC7LM1A', true],
     ['330106123456789', true],
-    ['91330106MA2KXXXX1A01', true],
+    ['91330106MA2KC7LM1A01', true],
     ['91330106ma2kxxxx1a', false],
     ['9133010', false],
   ],

@@ -25,8 +25,8 @@ export const DEMO = {
   password: 'Kaipiao@2026',
   admin: { account: 'kaipiao_admin', nickname: '集团管理员', mobile: '13800000001' },
   clerk: { account: 'kaipiao_clerk', nickname: '开票员小王', mobile: '13800000002' },
-  software: { name: '杭州云栈软件科技有限公司', taxCode: '91330106MA2KXXXX1A' },
-  hotel: { name: '杭州西湖畔酒店管理有限公司', taxCode: '91330102MA2HXXXX2B' },
+  software: { name: '杭州云栈软件科技有限公司', taxCode: '91330106MA2KC7LM1A' },
+  hotel: { name: '杭州西湖畔酒店管理有限公司', taxCode: '91330102MA2H8R4T2U' },
   /** the work app's (WeCom) demo corp: one bound clerk, one new hire not yet an employee */
   wecom: { corpId: 'wwkaipiaodemo', clerk: 'wangxiaohong', newHire: 'newhire' },
 } as const;

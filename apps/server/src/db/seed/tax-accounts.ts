@@ -28,7 +28,7 @@ export async function seedDemoTaxAccounts(
       taxCode: demo.software.taxCode,
       accounts: [
         {
-          account: '91330106MA2KXXXX1A-zhangli',
+          account: '91330106MA2KC7LM1A-zhangli',
           phone: '17612342696',
           identity: '03',
           personName: '张丽',
@@ -36,7 +36,7 @@ export async function seedDemoTaxAccounts(
           online: true,
         },
         {
-          account: '91330106MA2KXXXX1A-liqiang',
+          account: '91330106MA2KC7LM1A-liqiang',
           phone: '13912345678',
           identity: '09',
           personName: '李强',
@@ -49,7 +49,7 @@ export async function seedDemoTaxAccounts(
       taxCode: demo.hotel.taxCode,
       accounts: [
         {
-          account: '91330102MA2HXXXX2B-wangfang',
+          account: '91330102MA2H8R4T2U-wangfang',
           phone: '13712345678',
           identity: '02',
           personName: '王芳',

@@ -110,7 +110,7 @@ describe('devices, tax accounts, stock and filing', () => {
   it('stores the password encrypted and never returns it from any account endpoint', async () => {
     const secret = 'Sup3r$ecret-税局';
     const add = await post('/v3/tax-account/save', {
-      account: '91330106MA2KXXXX1A-test',
+      account: '91330106MA2KC7LM1A-test',
       password: secret,
       phone: '17612342696',
       identity: '09',
@@ -128,7 +128,7 @@ describe('devices, tax accounts, stock and filing', () => {
     expect(enc).not.toContain(secret);
     const edit = await post('/v3/tax-account/save', {
       id,
-      account: '91330106MA2KXXXX1A-test',
+      account: '91330106MA2KC7LM1A-test',
       password: '',
       phone: '',
       identity: '09',

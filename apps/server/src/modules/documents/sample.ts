@@ -61,7 +61,7 @@ export function sampleInvoice(overrides: Partial<InvoiceDocData> = {}, lineCount
     },
     seller: {
       name: '杭州云栈软件科技有限公司',
-      taxCode: '91330106MA2KXXXX1A',
+      taxCode: '91330106MA2KC7LM1A',
       address: '浙江省杭州市西湖区文三路90号',
       phone: '0571-88886666',
       bankName: '招商银行杭州分行',

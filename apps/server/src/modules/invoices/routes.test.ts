@@ -66,7 +66,7 @@ describe('POST /v3/online-invoicing/blue', () => {
     const [row] = await rowOf(body.serial_no);
     expect(row).toMatchObject({
       sellerName: '杭州云栈软件科技有限公司',
-      sellerTaxCode: '91330106MA2KXXXX1A',
+      sellerTaxCode: '91330106MA2KC7LM1A',
       sellerBankAccount: '571908765410001',
       buyerTaxCode: BUYER_TAX_CODE,
       storeId: ids.hq,
@@ -178,7 +178,7 @@ describe('POST /v3/online-invoicing/blue', () => {
     );
     expect(badSum.json.code).toBe(CODE.VALIDATION);
     expect(badSum.json.data.errors[0].field).toBe('buyer.tax_code');
-    const self = await f.issue(payload(ids.digital, { buyer: { tax_code: '91330106MA2KXXXX1A' } }));
+    const self = await f.issue(payload(ids.digital, { buyer: { tax_code: '91330106MA2KC7LM1A' } }));
     expect(self.json.data.errors?.[0]?.field).toBe('buyer.tax_code');
     const ok = await f.issue(payload(ids.digital, { invoiceType: '81' }));
     expect(ok.json.code).toBe(0);

@@ -438,7 +438,7 @@ describe('scan-to-invoice and the audit queue', () => {
       'GET',
       `/v3/scan/title-search?token=${code.token}&keyword=${encodeURIComponent('云栈')}`,
     );
-    expect(byName.json.data).toEqual([{ name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KXXXX1A' }]);
+    expect(byName.json.data).toEqual([{ name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KC7LM1A' }]);
     const byCode = await pub('GET', `/v3/scan/title-search?token=${code.token}&keyword=91330102MA`);
     expect(byCode.json.data.map((x: { name: string }) => x.name)).toEqual(['杭州西湖畔酒店管理有限公司']);
     const noCode = await pub(

@@ -13,7 +13,7 @@ const detail = (over: Partial<InvoiceDetail['invoice']> = {}): InvoiceDetail =>
       issued_at: '2026-11-23T17:30:00.000Z',
       check_code: '',
       seller_name: '杭州云栈软件科技有限公司',
-      seller_tax_code: '91330106MA2KXXXX1A',
+      seller_tax_code: '91330106MA2KC7LM1A',
       buyer_name: '杭州西溪数据服务有限公司',
       buyer_tax_code: '91330100MA2B3C4D5X',
       total_amount: '1000.00',

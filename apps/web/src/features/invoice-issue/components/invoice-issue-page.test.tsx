@@ -9,7 +9,7 @@ import { InvoiceIssuePage } from './invoice-issue-page.tsx';
 const BUSINESS = {
   client_id: 1,
   name: '杭州云栈软件科技有限公司',
-  tax_code: '91330106MA2KXXXX1A',
+  tax_code: '91330106MA2KC7LM1A',
   org_id: 1,
   industry: 'general' as const,
 };

@@ -19,7 +19,7 @@ import type { Draft, DraftLine } from '../utils/types.ts';
 import { IssueForm } from './issue-form.tsx';
 
 const KEY = draftKey({ variant: 'general', userId: 1, clientId: 1, storeId: 1 });
-const SELLER = { name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KXXXX1A' };
+const SELLER = { name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KC7LM1A' };
 
 const DEVICE: TaxEquipment = {
   device_id: 11,

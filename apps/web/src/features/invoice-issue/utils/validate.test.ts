@@ -4,7 +4,7 @@ import { emptyDraft, emptyLine } from './draft.ts';
 import type { Draft, DraftLine } from './types.ts';
 import { validateDraft } from './validate.ts';
 
-const SELLER = { name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KXXXX1A' };
+const SELLER = { name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KC7LM1A' };
 
 const line = (patch: Partial<DraftLine> = {}): DraftLine => ({
   ...emptyLine(),

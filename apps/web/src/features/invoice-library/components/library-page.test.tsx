@@ -42,7 +42,7 @@ const DETAIL = {
     buyer_bank_account: '',
     buyer_mobile: '',
     seller_name: '杭州云栈软件科技有限公司',
-    seller_tax_code: '91330106MA2KXXXX1A',
+    seller_tax_code: '91330106MA2KC7LM1A',
     seller_address: '',
     seller_phone: '',
     seller_bank_name: '',

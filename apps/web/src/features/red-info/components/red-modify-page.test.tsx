@@ -23,7 +23,7 @@ const INFO: RedBlueInfo = {
     buyer_name: '杭州星河网络科技有限公司',
     buyer_tax_code: '',
     seller_name: '杭州云栈软件科技有限公司',
-    seller_tax_code: '91330106MA2KXXXX1A',
+    seller_tax_code: '91330106MA2KC7LM1A',
   },
   kind: 'confirm',
   kind_name: '红字确认单',
