@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 /** How long uses gather before one statement counts them (a ranking hint may lag a moment). */
 const FLUSH_MS = 250;
 
-type Batch = { ids: number[]; done: Promise<void> };
-const batches = new WeakMap<FastifyInstance, Batch>();
+type Batch = { ids: number[]; done: Promise<void>; run: () => void };
+// keyed by the database handle: the same for every encapsulated instance of one app
+const batches = new WeakMap<object, Batch>();
 
 async function flush(app: FastifyInstance, ids: number[]): Promise<void> {
   // a ranking hint, not a record: committed without waiting for the WAL flush
@@ -33,21 +34,30 @@ async function flush(app: FastifyInstance, ids: number[]): Promise<void> {
  * `drainInvoiceHooks` still waits for it.
  */
 export function countTitleUse(app: FastifyInstance, invoiceId: number): Promise<void> {
-  let batch = batches.get(app);
+  let batch = batches.get(app.db);
   if (!batch) {
     const ids: number[] = [];
-    const created: Batch = {
-      ids,
-      done: new Promise<void>((resolve, reject) => {
-        setTimeout(() => {
-          batches.delete(app);
-          flush(app, ids).then(resolve, reject);
-        }, FLUSH_MS);
-      }),
-    };
-    batches.set(app, created);
+    let run!: () => void;
+    const done = new Promise<void>((resolve, reject) => {
+      run = () => {
+        clearTimeout(timer);
+        if (batches.get(app.db) === created) batches.delete(app.db);
+        flush(app, ids).then(resolve, reject);
+      };
+    });
+    const timer = setTimeout(() => run(), FLUSH_MS);
+    const created: Batch = { ids, done, run };
+    batches.set(app.db, created);
     batch = created;
   }
   batch.ids.push(invoiceId);
   return batch.done;
+}
+
+/** Counts the uses still gathering now (the app is closing: its pool must still be open). */
+export async function flushTitleUses(app: FastifyInstance): Promise<void> {
+  const batch = batches.get(app.db);
+  if (!batch) return;
+  batch.run();
+  await batch.done.catch(() => undefined);
 }

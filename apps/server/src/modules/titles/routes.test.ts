@@ -180,7 +180,7 @@ describe('buyer titles (/v3/client-title/*, /v3/client/get-info-by-tax-code)', (
         0,
       );
       expect(
-        (await create({ title_type: 2, name: '二十位', tax_code: '91330106MA2KXXXX1A01' })).json.code,
+        (await create({ title_type: 2, name: '二十位', tax_code: '91330106MA2KC7LM1A01' })).json.code,
       ).toBe(0);
       const person = await create({ title_type: 1, name: '张' });
       expect(person.json.data.errors).toEqual([{ field: 'name', message: '个人抬头名称至少2个字' }]);

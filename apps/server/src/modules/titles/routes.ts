@@ -18,7 +18,7 @@ import { readUpload, sendXlsx } from '../../lib/xlsx.ts';
 import { INVOICING_MENUS } from '../goods/routes.ts';
 import { onInvoiceIssued } from '../invoices/hooks.ts';
 import { exportTitles, importTitles, titleTemplate } from './excel.ts';
-import { countTitleUse } from './issued-hook.ts';
+import { countTitleUse, flushTitleUses } from './issued-hook.ts';
 import * as repo from './repo.ts';
 import * as service from './service.ts';
 
@@ -32,6 +32,7 @@ const exportQuerySchema = z.object({ keyword: z.string().trim().max(100).default
 export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
   // the same function every time: the Set keeps one entry however many apps a process builds
   onInvoiceIssued.add(countTitleUse);
+  app.addHook('onClose', async (instance) => flushTitleUses(instance));
   await app.register(multipart);
 
   app.get(
