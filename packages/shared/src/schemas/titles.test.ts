@@ -38,7 +38,7 @@ describe('taxCodeProblem', () => {
     ['91110000600037341L', null],
     ['911101085923662400', null],
     ['330106123456789', null],
-    ['91330106MA2KXXXX1A01', null],
+    ['91330106MA2KC7LM1A01', null],
     ['91110000600037341N', TITLE_MSG.TAX_CODE_CHECKSUM],
     ['12345', TITLE_MSG.TAX_CODE_FORMAT],
     ['9111000060003IOZSV', null], // not USCC-shaped: accepted on length and charset (domain.md §5.1)
