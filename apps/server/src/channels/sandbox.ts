@@ -3,6 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/app-error.ts';
 import { executePrepared } from '../lib/prepared.ts';
+import { createWalFlusher } from '../lib/wal-flush.ts';
 import {
   allocateInvoiceNumbers,
   type DbOrTx,
@@ -14,11 +15,13 @@ import {
 } from './numbers.ts';
 import type {
   ChannelFailed,
+  ChannelIssued,
   ChannelIssueRequest,
   ChannelOutcome,
   ChannelQueryResult,
   DeviceQuota,
   DeviceState,
+  IssuedSql,
   IssueRecorder,
   TaxChannel,
 } from './types.ts';
@@ -27,6 +30,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const SANDBOX_FAULTS = ['none', 'error', 'timeout', 'unknown'] as const;
 export type SandboxFault = (typeof SANDBOX_FAULTS)[number];
+
+type ControlRow = {
+  latency_ms: number;
+  fault: SandboxFault;
+  fault_code: string;
+  fault_message: string;
+  timeout_ms: number;
+  unknown_visible_after_s: number;
+  fault_applies: boolean;
+};
 
 type Control = {
   latencyMs: number;
@@ -66,11 +79,16 @@ export class SandboxTaxChannel implements TaxChannel {
   /** device → its control row, briefly cached: most issues find no control at all */
   private readonly controls = new Map<number, { at: number; control: Control | null; faulty: boolean }>();
 
+  /** durability of the issuing statements (committed without waiting for the WAL flush) */
+  private readonly flushWal: () => Promise<void>;
+
   constructor(
     private readonly db: Db,
     /** how long a device's control row may be reused; the dev routes of this process invalidate it */
     private readonly controlTtlMs = 1000,
-  ) {}
+  ) {
+    this.flushWal = createWalFlusher(() => this.db.execute(sql`select pg_current_xact_id()`));
+  }
 
   /** Forget the cached control of a device (the dev routes call this after a change). */
   invalidateControl(deviceId: number): void {
@@ -102,7 +120,7 @@ export class SandboxTaxChannel implements TaxChannel {
 
     if (control.fault === 'none' && recorder.issuedSql) {
       const fast = await this.issueInOneStatement(req, recorder.issuedSql);
-      if (fast) return fast;
+      if (fast) return fast.outcome;
       // nothing was issued (a refusal, no stock, the serial already known, or the invoice moved
       // on): the transactional path below finds out which and records it
     }
@@ -172,16 +190,36 @@ export class SandboxTaxChannel implements TaxChannel {
   }
 
   /**
-   * The common case in one statement: the caller's guard locks the invoice, the device row checks
-   * state, kind, limit and quota and reserves the quota, the counter or stock range gives the
-   * number, the bureau's record is written and the caller's CTEs record the issued invoice. The
+   * Issues in the caller's statement that creates the invoice (see TaxChannel.issueAtOnce): only
+   * for a device with no fault or latency configured, whose behaviour the two-step path simulates.
+   * Null when nothing was issued; a concurrent request with the same serial (unique violation,
+   * the whole statement undone) also answers null, and the two-step path then finds its invoice.
+   */
+  async issueAtOnce(
+    req: ChannelIssueRequest,
+    caller: IssuedSql,
+  ): Promise<{ outcome: ChannelIssued; recordedId: number } | null> {
+    if (!(await this.isPlain(req.deviceId))) return null;
+    try {
+      return await this.issueInOneStatement(req, caller);
+    } catch (err) {
+      if ((err as { code?: string }).code === '23505') return null;
+      throw err;
+    }
+  }
+
+  /**
+   * The common case in one statement: the caller's guard holds (its invoice, or its checks), the
+   * device row checks state, kind, limit and quota and reserves the quota, the counter or stock
+   * range gives the number, the bureau's record is written and the caller's CTEs record the
+   * issued invoice. The
    * per-device locks last for this statement only, and its commit does not wait for the WAL flush
-   * (see IssueRecorder). Null when nothing was issued.
+   * (see IssuedSql). Null when nothing was issued.
    */
   private async issueInOneStatement(
     req: ChannelIssueRequest,
-    caller: { guard: SQL; ctes: SQL },
-  ): Promise<ChannelOutcome | null> {
+    caller: IssuedSql,
+  ): Promise<{ outcome: ChannelIssued; recordedId: number } | null> {
     const issuedAt = new Date();
     const { year, month } = shanghaiParts(issuedAt);
     const yy = String(year % 100).padStart(2, '0');
@@ -218,7 +256,7 @@ export class SandboxTaxChannel implements TaxChannel {
       invoice_code: string;
       invoice_no: string;
       check_code: string;
-      recorded: number | string;
+      recorded_id: number | string | null;
     }>(
       this.db,
       sql`
@@ -263,24 +301,27 @@ export class SandboxTaxChannel implements TaxChannel {
         returning invoice_code, invoice_no, check_code, issued_at
       ),
       ${caller.ctes}
-      select issued.invoice_code, issued.invoice_no, issued.check_code, (select count(*) from recorded) as recorded
+      select issued.invoice_code, issued.invoice_no, issued.check_code, (select min(id) from recorded) as recorded_id
       from issued`,
     );
     const row = res.rows[0];
     if (!row) return null;
-    // durability before anyone hears of the invoice: a transaction with an id commits with a WAL
-    // flush, which covers the statement above (committed earlier without waiting for one)
-    await this.db.execute(sql`select pg_current_xact_id()`);
-    if (Number(row.recorded) !== 1) {
-      // cannot happen while the guard holds the invoice; refuse loudly rather than lose a number
+    // durability before anyone hears of the invoice (the statement committed without waiting for
+    // its WAL flush; one flush serves every issue committed before it began)
+    await this.flushWal();
+    if (row.recorded_id === null) {
+      // cannot happen while the guard holds; refuse loudly rather than lose a number
       throw new Error(`sandbox issue of ${req.serialNo} allocated ${row.invoice_no} but recorded nothing`);
     }
     return {
-      status: 'issued',
-      invoiceCode: row.invoice_code,
-      invoiceNo: row.invoice_no,
-      checkCode: row.check_code,
-      issuedAt,
+      outcome: {
+        status: 'issued',
+        invoiceCode: row.invoice_code,
+        invoiceNo: row.invoice_no,
+        checkCode: row.check_code,
+        issuedAt,
+      },
+      recordedId: Number(row.recorded_id),
     };
   }
 
@@ -340,15 +381,7 @@ export class SandboxTaxChannel implements TaxChannel {
   private async takeControl(deviceId: number): Promise<Control> {
     const hit = this.controls.get(deviceId);
     if (hit && !hit.faulty && Date.now() - hit.at < this.controlTtlMs) return hit.control ?? NO_CONTROL;
-    const res = await this.db.execute<{
-      latency_ms: number;
-      fault: SandboxFault;
-      fault_code: string;
-      fault_message: string;
-      timeout_ms: number;
-      unknown_visible_after_s: number;
-      fault_applies: boolean;
-    }>(sql`
+    const res = await this.db.execute<ControlRow>(sql`
       with claim as (
         update channel_sandbox_controls s set fault_remaining = s.fault_remaining - 1, updated_at = now()
         where s.device_id = ${deviceId} and s.fault <> 'none' and s.fault_remaining > 0
@@ -357,7 +390,27 @@ export class SandboxTaxChannel implements TaxChannel {
       select latency_ms, fault, fault_code, fault_message, timeout_ms, unknown_visible_after_s,
         (fault <> 'none' and (fault_remaining is null or exists (select 1 from claim))) as fault_applies
       from channel_sandbox_controls where device_id = ${deviceId}`);
+    return this.remember(deviceId, res.rows[0]);
+  }
+
+  /**
+   * Whether the device behaves plainly (no fault configured, no latency), without consuming a
+   * counted fault: a device with a fault, even a used-up one, is left to `takeControl`.
+   */
+  private async isPlain(deviceId: number): Promise<boolean> {
+    const hit = this.controls.get(deviceId);
+    if (hit?.faulty) return false;
+    if (hit && Date.now() - hit.at < this.controlTtlMs) return (hit.control?.latencyMs ?? 0) === 0;
+    const res = await this.db.execute<ControlRow>(sql`
+      select latency_ms, fault, fault_code, fault_message, timeout_ms, unknown_visible_after_s,
+        false as fault_applies
+      from channel_sandbox_controls where device_id = ${deviceId}`);
     const c = res.rows[0];
+    if (c && c.fault !== 'none') return false;
+    return this.remember(deviceId, c).latencyMs === 0;
+  }
+
+  private remember(deviceId: number, c: ControlRow | undefined): Control {
     const control: Control | null = c
       ? {
           latencyMs: c.latency_ms,

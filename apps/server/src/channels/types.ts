@@ -72,20 +72,26 @@ export type DeviceQuota = {
 export type RecordOutcome = (tx: DbOrTx, outcome: ChannelOutcome) => Promise<void>;
 
 /**
- * The caller's side of an issue. `record` always works. `issuedSql`, when given, lets a channel
- * whose numbers live in this database (the sandbox) record an issued invoice in the very
- * statement that allocates its number, so the per-device lock is held for one statement only:
- * - `guard`: a SELECT returning one row, and locking it, while the invoice may still be issued;
+ * SQL the caller hands a channel whose numbers live in this database (the sandbox), so that the
+ * invoice is recorded in the very statement that allocates its number and the per-device lock is
+ * held for one statement only:
+ * - `guard`: a SELECT returning one row while the invoice may be issued (locking what it needs);
  * - `ctes`: data-modifying CTEs (comma-separated, no leading WITH) that read the allocated values
- *   from the CTE `issued` (invoice_code, invoice_no, check_code, issued_at); one of them must be
- *   named `recorded` and return a row once the invoice is recorded.
+ *   from the CTE `issued` (invoice_code, invoice_no, check_code, issued_at) and may read `guard`;
+ *   one of them must be named `recorded` and return the invoice's `id` once it is recorded.
  * The sandbox commits that statement without waiting for the WAL flush (the per-device locks are
- * released sooner) and then forces a flush before it returns, so the caller never reports an
+ * released sooner) and then waits for a flush before it returns, so the caller never reports an
  * invoice that a crash could take back.
+ */
+export type IssuedSql = { guard: SQL; ctes: SQL };
+
+/**
+ * The caller's side of an issue. `record` always works; `issuedSql` (see IssuedSql) records an
+ * issued invoice in the allocating statement when the channel can.
  */
 export type IssueRecorder = {
   record: RecordOutcome;
-  issuedSql?: { guard: SQL; ctes: SQL };
+  issuedSql?: IssuedSql;
 };
 
 /**
@@ -106,6 +112,18 @@ export interface TaxChannel {
    * recording fails, nothing is issued and the error propagates.
    */
   issue(req: ChannelIssueRequest, recorder: IssueRecorder): Promise<ChannelOutcome>;
+  /**
+   * An in-database channel may issue an invoice that does not exist yet: `sql.ctes` create it (in
+   * its final, issued state) in the statement that allocates the number, and `sql.guard` holds the
+   * caller's checks. One statement and one commit instead of an `issuing` row, a channel call and
+   * an update. Null when nothing happened (a refusal, a configured fault or latency, a concurrent
+   * request with the same serial): the caller then takes the two-step path, which names the
+   * refusal or finds the other request's invoice.
+   */
+  issueAtOnce?(
+    req: ChannelIssueRequest,
+    sql: IssuedSql,
+  ): Promise<{ outcome: ChannelIssued; recordedId: number } | null>;
   /** What the channel knows about a serial (reconciliation of unknown results). */
   querySerial(q: { clientId: number; serialNo: string }): Promise<ChannelQueryResult>;
   deviceState(deviceId: number): Promise<DeviceState | null>;

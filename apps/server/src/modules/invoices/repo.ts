@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { BlueInvoiceRequest, IssueResult } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { IssuedSql } from '../../channels/types.ts';
 import type { Db } from '../../db/client.ts';
 import { executePrepared } from '../../lib/prepared.ts';
 import type { StoredLine } from './validate.ts';
@@ -111,6 +112,97 @@ export type NewInvoice = {
   asyncCommit: boolean;
 };
 
+/** The invoice's stored lines as one JSON parameter, read back by `linesInsert`. */
+function linesJson(n: NewInvoice): string {
+  return JSON.stringify(
+    n.lines.map((l) => ({
+      line_no: l.lineNo,
+      line_kind: l.lineKind,
+      goods_id: l.goodsId,
+      tax_class_code: l.taxClassCode,
+      short_name: l.shortName,
+      item_name: l.itemName,
+      full_name: l.fullName,
+      spec: l.spec,
+      unit: l.unit,
+      quantity: l.quantity,
+      unit_price: l.unitPrice,
+      unit_price_with_tax: l.unitPriceWithTax,
+      amount: l.amount,
+      tax_rate: l.taxRate,
+      tax_amount: l.taxAmount,
+      amount_with_tax: l.amountWithTax,
+      preferential_code: l.preferentialCode,
+      zero_rate_flag: l.zeroRateFlag,
+    })),
+  );
+}
+
+/**
+ * `insert into invoices … select … from <src>`: the request's invoice, the seller taken from the
+ * CTE `src` (columns seller_name … seller_bank_account, client_id). `issued` adds the number
+ * columns from the channel's CTE `issued` and the 票面 QR; otherwise the row starts `issuing`.
+ */
+function invoiceInsert(n: NewInvoice, src: SQL, issued: SQL | null): SQL {
+  const { req } = n;
+  const b = req.buyer;
+  const info = req.invoice_info;
+  return sql`
+    insert into invoices (
+      client_id, store_id, device_id, serial_no, request_hash, source, invoice_type, direction,
+      buyer_title_type, buyer_name, buyer_tax_code, buyer_address, buyer_phone, buyer_bank_name,
+      buyer_bank_account, buyer_email, buyer_mobile,
+      seller_name, seller_tax_code, seller_address, seller_phone, seller_bank_name, seller_bank_account,
+      price_includes_tax, total_amount, total_tax, total_with_tax, remark, drawer, payee, reviewer,
+      specific_business_code, specific_business, created_by,
+      status, invoice_code, invoice_no, check_code, issued_at, qr_string)
+    select
+      src.client_id, ${n.storeId}, ${n.deviceId}, ${n.serialNo}, ${n.requestHash}, 'online', ${req.invoice_type},
+      'blue',
+      ${b.title_type}, ${b.name}, ${b.tax_code}, ${b.address}, ${b.phone}, ${b.bank_name},
+      ${b.bank_account}, ${b.email}, ${b.mobile},
+      src.seller_name, src.seller_tax_code, src.seller_address, src.seller_phone, src.seller_bank_name,
+      src.seller_bank_account,
+      ${info.price_includes_tax}, ${info.total_amount}, ${info.total_tax}, ${info.total_price_with_tax},
+      ${info.remark}, ${info.drawer}, ${info.payee}, ${info.reviewer},
+      ${info.specific_business_code},
+      ${n.specificBusiness === null ? null : JSON.stringify(n.specificBusiness)}::jsonb,
+      ${n.userId}::int,
+      ${
+        issued
+          ? sql`'issued', issued.invoice_code, issued.invoice_no, issued.check_code, issued.issued_at, ${issued}`
+          : sql`'issuing', '', null, '', null, ''`
+      }
+    from ${src} src${issued ? sql`, issued` : sql``}`;
+}
+
+/** `insert into invoice_lines` for the invoice returned (id, client_id) by the CTE `inv`. */
+function linesInsert(n: NewInvoice, inv: SQL): SQL {
+  return sql`
+    insert into invoice_lines (
+      invoice_id, line_no, client_id, line_kind, goods_id, tax_class_code, short_name, item_name, full_name,
+      spec, unit, quantity, unit_price, unit_price_with_tax, amount, tax_rate, tax_amount, amount_with_tax,
+      preferential_code, zero_rate_flag)
+    select inv.id, l.line_no, inv.client_id, l.line_kind, l.goods_id, l.tax_class_code, l.short_name,
+      l.item_name, l.full_name, l.spec, l.unit, l.quantity, l.unit_price, l.unit_price_with_tax, l.amount,
+      l.tax_rate, l.tax_amount, l.amount_with_tax, l.preferential_code, l.zero_rate_flag
+    from ${inv} inv, jsonb_to_recordset(${linesJson(n)}::jsonb) as l(
+      line_no int, line_kind smallint, goods_id int, tax_class_code text, short_name text, item_name text,
+      full_name text, spec text, unit text, quantity numeric, unit_price numeric, unit_price_with_tax numeric,
+      amount numeric, tax_rate numeric, tax_amount numeric, amount_with_tax numeric, preferential_code text,
+      zero_rate_flag text)`;
+}
+
+/** The `created` event's detail (also what reconciliation reads `send_email` from). */
+const createdDetail = (n: NewInvoice) =>
+  JSON.stringify({ status: 'issuing', serial_no: n.serialNo, send_email: n.req.send_email });
+
+/** Whether the store may issue through the device: bound to it, or granted while it is hosted. */
+const boundSql = (deviceId: SQL, storeId: number) => sql`
+  (exists (select 1 from device_stores ds where ds.device_id = ${deviceId} and ds.store_id = ${storeId})
+    -- or a store granted hosted issuing (trusteeship module; rows exist only while hosted)
+    or exists (select 1 from trusteeship_grants tg where tg.device_id = ${deviceId} and tg.store_id = ${storeId}))`;
+
 /**
  * One round trip: reads the business (seller), the device with its binding, quota and stock and
  * the serial's invoice, and — when the serial is new and the device may issue this invoice —
@@ -120,30 +212,7 @@ export type NewInvoice = {
  */
 export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext | null> {
   const { req } = n;
-  const b = req.buyer;
-  const info = req.invoice_info;
-  const amount = info.total_amount;
-  const lines = n.lines.map((l) => ({
-    line_no: l.lineNo,
-    line_kind: l.lineKind,
-    goods_id: l.goodsId,
-    tax_class_code: l.taxClassCode,
-    short_name: l.shortName,
-    item_name: l.itemName,
-    full_name: l.fullName,
-    spec: l.spec,
-    unit: l.unit,
-    quantity: l.quantity,
-    unit_price: l.unitPrice,
-    unit_price_with_tax: l.unitPriceWithTax,
-    amount: l.amount,
-    tax_rate: l.taxRate,
-    tax_amount: l.taxAmount,
-    amount_with_tax: l.amountWithTax,
-    preferential_code: l.preferentialCode,
-    zero_rate_flag: l.zeroRateFlag,
-  }));
-  const detail = JSON.stringify({ status: 'issuing', serial_no: n.serialNo, send_email: req.send_email });
+  const amount = req.invoice_info.total_amount;
   const res = await executePrepared<IssueContext>(
     db,
     sql`
@@ -155,9 +224,7 @@ export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext
         d.id as device_id, d.status as device_status, d.online, d.locked, d.invoice_types,
         d.per_invoice_limit, d.monthly_quota,
         case when d.quota_month = ${n.month} then d.quota_used else 0 end as quota_used,
-        (exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${n.storeId})
-          -- or a store granted hosted issuing (trusteeship module; rows exist only while hosted)
-          or exists (select 1 from trusteeship_grants tg where tg.device_id = d.id and tg.store_id = ${n.storeId})) as bound,
+        ${boundSql(sql`d.id`, n.storeId)} as bound,
         (select coalesce(sum(r.end_no - r.next_no + 1), 0) from channel_number_ranges r
           where r.device_id = d.id and r.invoice_type = ${req.invoice_type} and r.next_no <= r.end_no) as stock,
         i.id as inv_id, i.request_hash as inv_hash, i.status as inv_status
@@ -174,48 +241,51 @@ export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext
         and (monthly_quota is null or quota_used + ${amount}::numeric <= monthly_quota)
         and (${n.digital} or stock > 0)
     ), inv as (
-      insert into invoices (
-        client_id, store_id, device_id, serial_no, request_hash, source, invoice_type, direction, status,
-        buyer_title_type, buyer_name, buyer_tax_code, buyer_address, buyer_phone, buyer_bank_name,
-        buyer_bank_account, buyer_email, buyer_mobile,
-        seller_name, seller_tax_code, seller_address, seller_phone, seller_bank_name, seller_bank_account,
-        price_includes_tax, total_amount, total_tax, total_with_tax, remark, drawer, payee, reviewer,
-        specific_business_code, specific_business, created_by)
-      select
-        ok.client_id, ${n.storeId}, ${n.deviceId}, ${n.serialNo}, ${n.requestHash}, 'online', ${req.invoice_type},
-        'blue', 'issuing',
-        ${b.title_type}, ${b.name}, ${b.tax_code}, ${b.address}, ${b.phone}, ${b.bank_name},
-        ${b.bank_account}, ${b.email}, ${b.mobile},
-        ok.seller_name, ok.seller_tax_code, ok.seller_address, ok.seller_phone, ok.seller_bank_name,
-        ok.seller_bank_account,
-        ${info.price_includes_tax}, ${amount}, ${info.total_tax}, ${info.total_price_with_tax},
-        ${info.remark}, ${info.drawer}, ${info.payee}, ${info.reviewer},
-        ${info.specific_business_code},
-        ${n.specificBusiness === null ? null : JSON.stringify(n.specificBusiness)}::jsonb,
-        ${n.userId}::int
-      from ok
+      ${invoiceInsert(n, sql`ok`, null)}
       on conflict (client_id, serial_no) do nothing
       returning id, client_id
     ), lines as (
-      insert into invoice_lines (
-        invoice_id, line_no, client_id, line_kind, goods_id, tax_class_code, short_name, item_name, full_name,
-        spec, unit, quantity, unit_price, unit_price_with_tax, amount, tax_rate, tax_amount, amount_with_tax,
-        preferential_code, zero_rate_flag)
-      select inv.id, l.line_no, inv.client_id, l.line_kind, l.goods_id, l.tax_class_code, l.short_name,
-        l.item_name, l.full_name, l.spec, l.unit, l.quantity, l.unit_price, l.unit_price_with_tax, l.amount,
-        l.tax_rate, l.tax_amount, l.amount_with_tax, l.preferential_code, l.zero_rate_flag
-      from inv, jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) as l(
-        line_no int, line_kind smallint, goods_id int, tax_class_code text, short_name text, item_name text,
-        full_name text, spec text, unit text, quantity numeric, unit_price numeric, unit_price_with_tax numeric,
-        amount numeric, tax_rate numeric, tax_amount numeric, amount_with_tax numeric, preferential_code text,
-        zero_rate_flag text)
+      ${linesInsert(n, sql`inv`)}
     ), ev as (
       insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
-      select inv.id, inv.client_id, 'created', ${n.userId}::int, ${detail}::jsonb from inv
+      select inv.id, inv.client_id, 'created', ${n.userId}::int, ${createdDetail(n)}::jsonb from inv
     )
     select ctx.*, (select id from inv) as new_id from ctx`,
   );
   return res.rows[0] ?? null;
+}
+
+/**
+ * The SQL with which an in-database channel issues a new invoice in one statement
+ * (TaxChannel.issueAtOnce): the guard passes while the serial is new and the store may use the
+ * device (the channel checks the device itself); the CTEs insert the invoice already issued, its
+ * lines and its `created` and `issued` events. `qr` is the 票面 QR expression over `issued`.
+ */
+export function issueAtOnceSql(n: NewInvoice, qr: SQL): IssuedSql {
+  return {
+    guard: sql`
+      select c.id as client_id, c.name as seller_name, c.tax_code as seller_tax_code,
+        c.address as seller_address, c.phone as seller_phone, c.bank_name as seller_bank_name,
+        c.bank_account as seller_bank_account
+      from clients c
+      where c.id = ${n.clientId}
+        and not exists (select 1 from invoices i where i.client_id = c.id and i.serial_no = ${n.serialNo})
+        and ${boundSql(sql`${n.deviceId}::int`, n.storeId)}`,
+    ctes: sql`
+      recorded as (
+        ${invoiceInsert(n, sql`guard`, qr)}
+        returning id, client_id, invoice_code, invoice_no
+      ), at_once_lines as (
+        ${linesInsert(n, sql`recorded`)}
+      ), at_once_events as (
+        insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
+        select r.id, r.client_id, k.kind, ${n.userId}::int,
+          case when k.kind = 'created' then ${createdDetail(n)}::jsonb
+            else jsonb_build_object('invoice_code', r.invoice_code, 'invoice_no', r.invoice_no) end
+        from recorded r, (values (1, 'created'), (2, 'issued')) as k(o, kind)
+        order by k.o
+      )`,
+  };
 }
 
 /**

@@ -8,10 +8,10 @@ import {
   messageFor,
   qrTypeCodeFor,
 } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
-import type { ChannelOutcome, IssueRecorder, RecordOutcome } from '../../channels/types.ts';
+import type { ChannelIssued, ChannelOutcome, IssueRecorder, RecordOutcome } from '../../channels/types.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import { runInvoiceIssuedHooks } from './hooks.ts';
@@ -19,6 +19,8 @@ import {
   findResult,
   type IssueContext,
   insertIssuing,
+  issueAtOnceSql,
+  type NewInvoice,
   requestHash,
   toIssueResult,
   transition,
@@ -65,6 +67,20 @@ function qrFor(
     issueDate: num.issuedAt,
     checkCode: digital ? '' : num.checkCode,
   });
+}
+
+/**
+ * The 票面 QR text in SQL over the channel's CTE `issued` (kp_invoice_qr mirrors buildInvoiceQr):
+ * recorded in the statement that allocates the number.
+ */
+function issuedQrSql(inv: { invoiceType: string; totalAmount: string; totalWithTax: string }): SQL {
+  const typeCode = qrTypeCodeFor(inv.invoiceType);
+  if (!typeCode) return sql`''`;
+  const digital = isDigitalType(inv.invoiceType);
+  return digital
+    ? sql`kp_invoice_qr(${typeCode}, '', issued.invoice_no, ${inv.totalWithTax}::numeric, issued.issued_at, '')`
+    : sql`kp_invoice_qr(${typeCode}, issued.invoice_code, issued.invoice_no, ${inv.totalAmount}::numeric,
+        issued.issued_at, issued.check_code)`;
 }
 
 /** SQL `set` list of an issued invoice. */
@@ -141,7 +157,7 @@ export async function issueBlue(
   if (code === '06') specificBusiness.real_static_rent = req.real_static_rent;
   if (code === '09') specificBusiness.passenger_transport = req.passenger_transport;
   if (req.hotel_stay) specificBusiness.hotel_stay = req.hotel_stay;
-  const ctx = await insertIssuing(app.db, {
+  const newInvoice: NewInvoice = {
     clientId: actor.clientId,
     storeId: actor.storeId,
     deviceId: req.device_id,
@@ -154,7 +170,24 @@ export async function issueBlue(
     month: shanghaiParts(new Date()).month,
     digital: isDigitalType(req.invoice_type),
     asyncCommit: app.taxChannel.inDatabase,
-  });
+  };
+  const channelReq = {
+    clientId: actor.clientId,
+    deviceId: req.device_id,
+    serialNo: req.serial_no,
+    invoiceType: req.invoice_type,
+    totalAmount: req.invoice_info.total_amount,
+    totalWithTax: req.invoice_info.total_price_with_tax,
+  };
+  // an in-database channel issues a new serial in the statement that creates the invoice; anything
+  // else (a refusal to name, a serial already known, a simulated fault) takes the two steps below
+  const atOnce = await app.taxChannel.issueAtOnce?.(
+    channelReq,
+    issueAtOnceSql(newInvoice, issuedQrSql(channelReq)),
+  );
+  if (atOnce) return issuedResult(app, req, atOnce.recordedId, atOnce.outcome);
+
+  const ctx = await insertIssuing(app.db, newInvoice);
   if (!ctx) throw new AppError(CODE.NOT_FOUND);
 
   let invoiceId: number;
@@ -187,36 +220,11 @@ export async function issueBlue(
 
   const outcome = await callChannel(app, {
     id: invoiceId,
-    clientId: actor.clientId,
     userId: actor.userId,
-    deviceId: req.device_id,
-    serialNo: req.serial_no,
-    invoiceType: req.invoice_type,
-    totalAmount: req.invoice_info.total_amount,
-    totalWithTax: req.invoice_info.total_price_with_tax,
+    ...channelReq,
   });
-  let result: IssueResult;
-  if (outcome?.status === 'issued') {
-    // recorded with the number (and its QR) in the channel's statement; nothing to read back
-    result = {
-      invoice_id: invoiceId,
-      serial_no: req.serial_no,
-      status: 'issued',
-      invoice_type: req.invoice_type,
-      invoice_code: outcome.invoiceCode,
-      invoice_no: outcome.invoiceNo,
-      issued_at: outcome.issuedAt.toISOString(),
-      total_price_with_tax: req.invoice_info.total_price_with_tax,
-      error_message: null,
-    };
-    runInvoiceIssuedHooks(app, invoiceId, {
-      sendEmail: req.send_email && Boolean(req.buyer.email),
-      direction: 'blue',
-      serialNo: req.serial_no,
-    });
-  } else {
-    result = await current(app, actor.clientId, invoiceId);
-  }
+  if (outcome?.status === 'issued') return issuedResult(app, req, invoiceId, outcome);
+  const result = await current(app, actor.clientId, invoiceId);
   const failure =
     outcome?.status === 'failed'
       ? {
@@ -228,6 +236,31 @@ export async function issueBlue(
         }
       : undefined;
   return answer(result, failure);
+}
+
+/** The answer for an invoice this request issued (nothing to read back); starts the issued hooks. */
+function issuedResult(
+  app: FastifyInstance,
+  req: BlueInvoiceRequest,
+  invoiceId: number,
+  outcome: ChannelIssued,
+): IssueResult {
+  runInvoiceIssuedHooks(app, invoiceId, {
+    sendEmail: req.send_email && Boolean(req.buyer.email),
+    direction: 'blue',
+    serialNo: req.serial_no,
+  });
+  return {
+    invoice_id: invoiceId,
+    serial_no: req.serial_no,
+    status: 'issued',
+    invoice_type: req.invoice_type,
+    invoice_code: outcome.invoiceCode,
+    invoice_no: outcome.invoiceNo,
+    issued_at: outcome.issuedAt.toISOString(),
+    total_price_with_tax: req.invoice_info.total_price_with_tax,
+    error_message: null,
+  };
 }
 
 async function current(app: FastifyInstance, clientId: number, id: number): Promise<IssueResult> {
@@ -284,8 +317,6 @@ export async function callChannel(app: FastifyInstance, c: ChannelCall): Promise
     }
     if (!ok) throw new InvoiceMoved();
   };
-  const digital = isDigitalType(c.invoiceType);
-  const qrType = qrTypeCodeFor(c.invoiceType) ?? '';
   const recorder: IssueRecorder = {
     record,
     issuedSql: {
@@ -294,9 +325,7 @@ export async function callChannel(app: FastifyInstance, c: ChannelCall): Promise
         recorded as (
           update invoices i set status = 'issued', invoice_code = issued.invoice_code,
             invoice_no = issued.invoice_no, check_code = issued.check_code, issued_at = issued.issued_at,
-            qr_string = kp_invoice_qr(${qrType}, case when ${digital} then '' else issued.invoice_code end,
-              issued.invoice_no, case when ${digital} then i.total_with_tax else i.total_amount end,
-              issued.issued_at, case when ${digital} then '' else issued.check_code end),
+            qr_string = ${issuedQrSql(c)},
             error_code = null, error_message = null, updated_at = now()
           from issued
           where i.id = ${c.id} and i.status = 'issuing'
