@@ -123,10 +123,18 @@ export const checkTaxItemSchema = z.object({
   name: z.string(),
   online: z.boolean(),
   locked: z.boolean(),
-  /** 数电: the bureau session or real-name has lapsed */
+  /** 数电: the bureau session is down or the bureau asks for an authorisation (real-name module) */
   need_auth: z.boolean(),
   message: z.string(),
 });
+
+/** GET /v3/equipment/check-tax: spec §4 the socket opens when `check_auth` is 1 */
+export const checkTaxSchema = z.object({
+  /** 1: a listed device needs real-name authorisation */
+  check_auth: z.union([z.literal(0), z.literal(1)]),
+  devices: z.array(checkTaxItemSchema),
+});
+export type CheckTax = z.infer<typeof checkTaxSchema>;
 
 // ---- tax accounts ----------------------------------------------------------------------------
 

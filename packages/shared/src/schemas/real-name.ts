@@ -71,13 +71,6 @@ export const realNameSmsLoginBodySchema = z.object({
 });
 export const realNameSmsLoginResponseSchema = z.object({ logged_in: flag, login_expires_at: z.string() });
 
-/** GET /v3/real-name/check-auth (ours): does the business need the device-authorisation socket */
-export const deviceAuthCheckSchema = z.object({
-  need_auth: flag,
-  devices: z.array(z.object({ device_id: z.number(), auth_status: z.number(), logged_in: flag })),
-});
-export type DeviceAuthCheck = z.infer<typeof deviceAuthCheckSchema>;
-
 /** spec §3 socket message, plus the device it concerns */
 export const deviceAuthMessageSchema = z.object({
   type: z.literal('auth'),

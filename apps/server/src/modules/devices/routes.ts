@@ -1,7 +1,7 @@
-import { DEVICE_CODE } from '@kaipiao/shared';
+import { CODE, DEVICE_CODE } from '@kaipiao/shared';
 import {
   applyStockBodySchema,
-  checkTaxItemSchema,
+  checkTaxSchema,
   deviceDetailSchema,
   deviceItemSchema,
   filingBodySchema,
@@ -135,17 +135,12 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => ok(await service.groupByChannel(app, req.access!)),
   );
-  app.get(
-    '/v3/equipment/check-tax',
-    {
-      config: { menu: DEVICE_MENUS },
-      schema: {
-        querystring: z.object({ check_auth: z.coerce.number().int().optional() }),
-        response: reply200(z.array(checkTaxItemSchema)),
-      },
-    },
-    async (req) => ok(await service.checkTax(app, req.access!, req.query.check_auth === 1)),
-  );
+  // the console shell runs the device check for every user of the business (spec §4), so no menu
+  // entry is required; the list holds only the devices of the user's stores
+  app.get('/v3/equipment/check-tax', { schema: { response: reply200(checkTaxSchema) } }, async (req) => {
+    if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
+    return ok(await service.checkTax(app, req.access));
+  });
   app.get(
     '/v3/equipment/session-health',
     { config: { menu: DEVICE_MENUS }, schema: { response: reply200(z.array(healthRowSchema)) } },

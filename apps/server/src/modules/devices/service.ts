@@ -140,31 +140,35 @@ export async function groupByChannel(app: App, access: ClientAccess) {
   }));
 }
 
-/** spec §7 check-tax: each device's readiness; `check_auth` also asks whether a 数电 session lapsed. */
-export async function checkTax(app: App, access: ClientAccess, checkAuth: boolean) {
-  const devices = await listDevices(app, access);
-  const health = checkAuth ? await accountStates(app, access.clientId) : [];
-  return devices
-    .filter((d) => d.status === 'active')
-    .map((d) => {
-      const acct = health.find((h) => h.device_id === d.device_id);
-      const needAuth = d.kind === 'digital' && checkAuth && (!acct || acct.login_state !== 'online');
-      const message = !d.online
-        ? '设备离线'
-        : d.locked
-          ? '设备已锁死，请完成抄税清卡'
-          : needAuth
-            ? '税局登录已失效，请重新登录并实名认证'
-            : '正常';
-      return {
-        device_id: d.device_id,
-        name: d.name,
-        online: d.online,
-        locked: d.locked,
-        need_auth: needAuth,
-        message,
-      };
-    });
+/**
+ * spec §7 check-tax, the device check: each device's readiness, and `check_auth` (spec §4: the
+ * device-authorisation socket opens while it is 1). Whether a 数电 device needs authorisation is the
+ * real-name module's answer (realname_sessions and the bureau's prompts), the state the socket carries.
+ */
+export async function checkTax(app: App, access: ClientAccess) {
+  const devices = (await listDevices(app, access)).filter((d) => d.status === 'active');
+  const needs = devices.some((d) => d.kind === 'digital')
+    ? await app.realName.service.authNeeds(access.clientId)
+    : new Map<number, boolean>();
+  const items = devices.map((d) => {
+    const needAuth = needs.get(d.device_id) === true;
+    const message = !d.online
+      ? '设备离线'
+      : d.locked
+        ? '设备已锁死，请完成抄税清卡'
+        : needAuth
+          ? '税局登录已失效，请重新登录并实名认证'
+          : '正常';
+    return {
+      device_id: d.device_id,
+      name: d.name,
+      online: d.online,
+      locked: d.locked,
+      need_auth: needAuth,
+      message,
+    };
+  });
+  return { check_auth: items.some((x) => x.need_auth) ? (1 as const) : (0 as const), devices: items };
 }
 
 // ---- stores ----------------------------------------------------------------------------------

@@ -183,10 +183,42 @@ describe('real-name routes (sandbox bureau)', () => {
     expect(fresh.json.data.qrCode).not.toBe('');
   });
 
-  it('GET /v3/real-name/check-auth says the business needs the socket (it has 数电 devices)', async () => {
-    const res = await get(`/v3/real-name/check-auth?${q}`);
-    expect(res.json.code).toBe(0);
-    expect(res.json.data.need_auth).toBe(1);
-    expect(res.json.data.devices.map((d: { device_id: number }) => d.device_id)).toEqual([f.ids.digital]);
+  it('GET /v3/equipment/check-tax: check_auth follows the real-name state (spec §4 socket)', async () => {
+    const device = f.ids.digital;
+    const check = async (token = f.admin) => {
+      const res = await call(t.app, 'GET', `/v3/equipment/check-tax?${q}`, { token });
+      expect(res.json.code).toBe(0);
+      const item = res.json.data.devices.find((d: { device_id: number }) => d.device_id === device);
+      return { checkAuth: res.json.data.check_auth, needAuth: item.need_auth };
+    };
+    // the bureau session is down: authorisation needed
+    await dev('logout', { device_id: device });
+    expect(await check()).toEqual({ checkAuth: 1, needAuth: true });
+    // the bureau raises an authorisation: needed while the QR is valid, lapsed or asks for the app again
+    await dev('require', { device_id: device });
+    expect(await check()).toEqual({ checkAuth: 1, needAuth: true });
+    await dev('expire', { device_id: device });
+    expect((await check()).checkAuth).toBe(1);
+    await dev('require', { device_id: device });
+    // the person confirms: authorised within a live session, no socket needed
+    await dev('confirm', { device_id: device });
+    expect(await check()).toEqual({ checkAuth: 0, needAuth: false });
+    // a store-scoped clerk gets the same answer for the device bound to their store
+    expect(await check(f.clerk)).toEqual({ checkAuth: 0, needAuth: false });
+    await dev('app-relogin', { device_id: device });
+    expect(await check()).toEqual({ checkAuth: 1, needAuth: true });
+    await dev('require', { device_id: device });
+    await dev('confirm', { device_id: device });
+    expect((await check()).checkAuth).toBe(0);
+    // the session ends (the bureau's 3 hours, or a logout): needed again
+    await setRow(device, { loginExpiresAt: new Date(Date.now() - 1000) });
+    expect((await check()).checkAuth).toBe(1);
+    // an SMS login alone is a live session without an outstanding authorisation
+    await setRow(device, { loginExpiresAt: new Date(Date.now() + 3600_000), authStatus: 0 });
+    expect((await check()).checkAuth).toBe(0);
+  });
+
+  it('the old GET /v3/real-name/check-auth is gone (check-tax answers)', async () => {
+    expect((await get(`/v3/real-name/check-auth?${q}`)).status).toBe(404);
   });
 });

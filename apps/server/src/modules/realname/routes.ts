@@ -1,6 +1,5 @@
 import {
   CODE,
-  deviceAuthCheckSchema,
   jcQrCodeBodySchema,
   jcQrCodeResponseSchema,
   REAL_NAME_CALLS,
@@ -10,7 +9,6 @@ import {
   realNameSmsLoginResponseSchema,
   realNameSmsResponseSchema,
   realPersonAuthQuerySchema,
-  scopeQuerySchema,
 } from '@kaipiao/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -26,7 +24,10 @@ function clientOf(req: FastifyRequest): number {
 
 const LOGGED_IN = '当前账号已登录';
 
-/** spec §7 equipment calls of the real-name dialog, and our device-authorisation check. */
+/**
+ * spec §7 equipment calls of the real-name dialog. Whether authorisation is needed is the device
+ * check's answer (GET /v3/equipment/check-tax, devices module) from `RealNameService.authNeeds`.
+ */
 export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -61,11 +62,5 @@ export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod 
           ok(await service.smsLogin(clientOf(req), req.body.device_id, req.body.sms_code), '登录成功'),
       );
     }
-
-    app.get(
-      '/v3/real-name/check-auth',
-      { schema: { querystring: scopeQuerySchema, response: reply200(deviceAuthCheckSchema) } },
-      async (req) => ok(await service.check(clientOf(req))),
-    );
   };
 }

@@ -1,6 +1,5 @@
 import {
   AUTH_STATUS,
-  type DeviceAuthCheck,
   type DevRealNameBody,
   type JcQrCodeResponse,
   PROMPT_AUTH_STATUSES,
@@ -30,6 +29,11 @@ function toInfo(s: RealNameState): RealNameInfo {
     qrCode: s.qrCode,
     authStatus: s.effectiveStatus,
   };
+}
+
+/** Authorised = a live bureau session with no authorisation outstanding (SMS login or a confirmed QR). */
+export function needsAuth(s: Pick<RealNameState, 'loggedIn' | 'effectiveStatus'>): boolean {
+  return !s.loggedIn || PROMPT_AUTH_STATUSES.includes(s.effectiveStatus);
 }
 
 export function toNote(s: RealNameState): RealNameNote {
@@ -88,17 +92,14 @@ export class RealNameService {
     return { logged_in: flag(s.loggedIn), login_expires_at: s.loginExpiresAt!.toISOString() };
   }
 
-  /** Whether the business needs the device-authorisation socket: it has 数电 devices. */
-  async check(clientId: number): Promise<DeviceAuthCheck> {
+  /**
+   * The device check's answer (spec §4, §7 check-tax `check_auth`): which active 数电 devices of the
+   * business need real-name authorisation now — the bureau session is down, or the bureau asks for an
+   * authorisation not yet done (auth_status 1, 3 or 4). The one rule the socket and the device list share.
+   */
+  async authNeeds(clientId: number): Promise<Map<number, boolean>> {
     const states = await this.bureau.listForClient(clientId);
-    return {
-      need_auth: flag(states.length > 0),
-      devices: states.map((s) => ({
-        device_id: s.deviceId,
-        auth_status: s.effectiveStatus,
-        logged_in: flag(s.loggedIn),
-      })),
-    };
+    return new Map(states.map((s) => [s.deviceId, needsAuth(s)]));
   }
 
   /** Pending bureau-raised prompts a socket gets when it opens (auth_status 1, 3 or 4). */

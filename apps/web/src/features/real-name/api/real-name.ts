@@ -1,11 +1,11 @@
 import {
-  type DeviceAuthCheck,
   ELE_TAX_LOGIN_TYPE,
   type JcQrCodeResponse,
   REAL_NAME_CALLS,
   type RealNameInfo,
   type RealNameSmsResponse,
 } from '@kaipiao/shared';
+import type { CheckTax } from '@kaipiao/shared/schemas/devices';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
@@ -63,11 +63,18 @@ export const submitRealNameSms = (
   );
 };
 
-/** Whether the business needs the device-authorisation socket (ours: GET /v3/real-name/check-auth). */
-export const deviceAuthCheckQuery = (clientId: number | undefined) =>
+/** How often the device check is asked again (a bureau-raised authorisation opens the socket). */
+export const DEVICE_CHECK_INTERVAL_MS = 30_000;
+
+/**
+ * spec §4, §7 the device check GET /v3/equipment/check-tax: `check_auth` 1 while a device of the
+ * business needs real-name authorisation, which is when the device-authorisation socket is open.
+ */
+export const deviceCheckQuery = (clientId: number | undefined) =>
   queryOptions({
-    queryKey: ['real-name', 'check-auth', clientId],
-    queryFn: () => api.get<DeviceAuthCheck>('/v3/real-name/check-auth', { showError: false }),
+    queryKey: ['real-name', 'check-tax', clientId],
+    queryFn: () => api.get<CheckTax>('/v3/equipment/check-tax', { showError: false }),
     enabled: clientId !== undefined,
-    staleTime: 60_000,
+    staleTime: 0,
+    refetchInterval: DEVICE_CHECK_INTERVAL_MS,
   });

@@ -68,12 +68,12 @@ describe('useDeviceAuthSocket (spec §4)', () => {
   afterEach(() => vi.useRealTimers());
 
   it('opens when the check says authorisation is needed; 20 s heartbeat; 1/3/4 prompt, 2 closes; reconnects after 2 s', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => envelope({ need_auth: 1, devices: [] })),
-    );
+    const fetchMock = vi.fn(async (_url: string) => envelope({ check_auth: 1, devices: [] }));
+    vi.stubGlobal('fetch', fetchMock);
     const { result, unmount } = renderHook(() => useDeviceAuthSocket(), { wrapper });
     await flush();
+    // spec §4, §7: the device check is GET /v3/equipment/check-tax
+    expect(String(fetchMock.mock.calls[0]![0])).toContain('/v3/equipment/check-tax');
     expect(FakeSocket.all).toHaveLength(1);
     const ws = FakeSocket.all[0]!;
     expect(ws.url).toMatch(/\/ws\/device-auth\?client_id=5&sid=9$/);
@@ -91,8 +91,12 @@ describe('useDeviceAuthSocket (spec §4)', () => {
       act(() => ws.say(auth(status)));
       expect(result.current.prompt?.auth_status).toBe(status);
     }
+    const asked = fetchMock.mock.calls.length;
     act(() => ws.say(auth(2)));
     expect(result.current.prompt).toBeNull();
+    // authorised: the check is asked again (still needed here, so the socket stays)
+    await flush();
+    expect(fetchMock.mock.calls.length).toBe(asked + 1);
 
     // closed while still needed: a new socket 2 s later
     act(() => ws.close());
@@ -108,13 +112,60 @@ describe('useDeviceAuthSocket (spec §4)', () => {
     expect(FakeSocket.all).toHaveLength(2);
   });
 
-  it('stays closed when the check says no authorisation is needed', async () => {
+  it('stays closed when the check says no authorisation is needed, and opens when it later does', async () => {
+    let checkAuth = 0;
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => envelope({ need_auth: 0, devices: [] })),
+      vi.fn(async () => envelope({ check_auth: checkAuth, devices: [] })),
     );
     renderHook(() => useDeviceAuthSocket(), { wrapper });
     await flush();
     expect(FakeSocket.all).toHaveLength(0);
+    // the bureau raises an authorisation: the next check (30 s later) opens the socket
+    checkAuth = 1;
+    await act(async () => vi.advanceTimersByTimeAsync(30_000));
+    // (the response body is read over a few turns of the event loop)
+    for (let i = 0; i < 20 && FakeSocket.all.length === 0; i++) {
+      await act(async () => vi.advanceTimersByTimeAsync(10));
+    }
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('closes and does not reconnect once the check says authorisation is no longer needed', async () => {
+    let checkAuth = 1;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => envelope({ check_auth: checkAuth, devices: [] })),
+    );
+    const { result } = renderHook(() => useDeviceAuthSocket(), { wrapper });
+    await flush();
+    const ws = FakeSocket.all[0]!;
+    act(() => ws.open());
+    act(() => ws.say(auth(1)));
+    expect(result.current.prompt?.auth_status).toBe(1);
+    // the person confirms: 2 closes the prompt, the check now says 0, the socket closes for good
+    checkAuth = 0;
+    act(() => ws.say(auth(2)));
+    await flush();
+    expect(result.current.prompt).toBeNull();
+    expect(ws.readyState).toBe(3);
+    expect(result.current.connected).toBe(false);
+    await act(async () => vi.advanceTimersByTimeAsync(5_000));
+    expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('a server close while still needed asks the check again and reconnects 2 s later', async () => {
+    const fetchMock = vi.fn(async (_url: string) => envelope({ check_auth: 1, devices: [] }));
+    vi.stubGlobal('fetch', fetchMock);
+    renderHook(() => useDeviceAuthSocket(), { wrapper });
+    await flush();
+    const ws = FakeSocket.all[0]!;
+    act(() => ws.open());
+    const asked = fetchMock.mock.calls.length;
+    act(() => ws.close());
+    await flush();
+    expect(fetchMock.mock.calls.length).toBe(asked + 1);
+    await act(async () => vi.advanceTimersByTimeAsync(2_000));
+    expect(FakeSocket.all).toHaveLength(2);
   });
 });

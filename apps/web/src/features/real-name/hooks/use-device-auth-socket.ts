@@ -6,9 +6,9 @@ import {
   PROMPT_AUTH_STATUSES,
 } from '@kaipiao/shared';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSessionStore } from '../../../stores/session-store.ts';
-import { deviceAuthCheckQuery } from '../api/real-name.ts';
+import { deviceCheckQuery } from '../api/real-name.ts';
 
 export type DeviceAuthPromptState = {
   /** the QR authorisation to show (auth_status 1, 3 or 4), or null */
@@ -27,15 +27,18 @@ export function deviceAuthSocketUrl(clientId: number, sid?: number): string {
 }
 
 /**
- * spec §4 device-authorisation socket: opened when the device check says authorisation is needed,
- * a heartbeat every 20 s, reopened 2 s after a close while still needed; auth_status 1, 3 or 4
- * shows the QR prompt and 2 closes it.
+ * spec §4 device-authorisation socket: open while the device check (check-tax) says authorisation is
+ * needed, a heartbeat every 20 s, reopened 2 s after a close while still needed; auth_status 1, 3 or 4
+ * shows the QR prompt and 2 closes it. A close or a 2 asks the device check again: once nothing needs
+ * authorisation the socket stays closed (the check is asked again every 30 s meanwhile).
  */
 export function useDeviceAuthSocket(): DeviceAuthPromptState {
   const clientId = useSessionStore((s) => s.business?.client_id);
   const sid = useSessionStore((s) => s.store?.client_store_id);
-  const check = useQuery(deviceAuthCheckQuery(clientId));
-  const needed = clientId !== undefined && check.data?.need_auth === 1;
+  const check = useQuery(deviceCheckQuery(clientId));
+  const needed = clientId !== undefined && check.data?.check_auth === 1;
+  const recheck = useRef(check.refetch);
+  recheck.current = check.refetch;
   const [prompt, setPrompt] = useState<DeviceAuthMessage | null>(null);
   const [connected, setConnected] = useState(false);
 
@@ -67,12 +70,17 @@ export function useDeviceAuthSocket(): DeviceAuthPromptState {
         if (PROMPT_AUTH_STATUSES.includes(msg.auth_status)) setPrompt(msg);
         else if (msg.auth_status === AUTH_STATUS.done) {
           setPrompt((p) => (p && p.device_id !== msg.device_id ? p : null));
+          // authorised: perhaps nothing needs the socket any more
+          void recheck.current();
         }
       };
       socket.onclose = () => {
         setConnected(false);
         clearInterval(heartbeat);
-        if (!stopped) reconnect = setTimeout(connect, DEVICE_AUTH_RECONNECT_MS);
+        if (stopped) return;
+        // "if still needed": the check's answer ends this effect (and the reconnect) when it is not
+        void recheck.current();
+        reconnect = setTimeout(connect, DEVICE_AUTH_RECONNECT_MS);
       };
     };
     connect();
