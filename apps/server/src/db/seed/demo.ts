@@ -14,6 +14,7 @@ import {
   wecomUsers,
 } from '../schema/index.ts';
 import { seedDemoCatalog } from './catalog.ts';
+import { seedDemoFilings } from './demo-filings.ts';
 import { seedDemoHistory } from './demo-history.ts';
 import { seedDemoDevices } from './devices.ts';
 import { seedDemoRedForms } from './red-forms.ts';
@@ -59,6 +60,7 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
     await seedDemoDevices(db, DEMO);
     await seedDemoTaxAccounts(db, DEMO);
     if (history) await seedDemoHistory(db, DEMO);
+    if (history) await seedDemoFilings(db, DEMO);
     if (history) await seedDemoRedForms(db, DEMO);
     if (history) await seedDemoTrusteeship(db, DEMO);
     await seedDemoCatalog(db, DEMO);
@@ -154,6 +156,7 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
   await seedDemoDevices(db, DEMO);
   await seedDemoTaxAccounts(db, DEMO);
   if (history) await seedDemoHistory(db, DEMO);
+  if (history) await seedDemoFilings(db, DEMO);
   if (history) await seedDemoRedForms(db, DEMO);
   if (history) await seedDemoTrusteeship(db, DEMO);
   await seedDemoCatalog(db, DEMO);

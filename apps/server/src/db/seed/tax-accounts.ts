@@ -107,7 +107,8 @@ export async function seedDemoTaxAccounts(
     await db.insert(taxAccounts).values(rows);
     await db.execute(sql`update clients set has_white_listed_tax_account = exists (
       select 1 from tax_accounts where client_id = ${client.id} and white_listed and status = 'active') where id = ${client.id}`);
-    // last month's filing done on main discs (the branch disc shows 已到锁死期 after the 15th)
+    // last month's filing done on main discs (a device is only liable for a month it existed in:
+    // filing.ts isLiable; demo-filings.ts files what the history makes liable)
     const bj = new Date(Date.now() + 8 * 3600_000);
     const prev = new Date(Date.UTC(bj.getUTCFullYear(), bj.getUTCMonth() - 1, 1));
     const period = `${prev.getUTCFullYear()}-${String(prev.getUTCMonth() + 1).padStart(2, '0')}`;

@@ -2,35 +2,72 @@
  * Monthly filing window (domain.md §7.1): the month `period` is copied (抄税) and cleared (清卡) from
  * the 1st to the 15th of the next month, Beijing time. Pure, so the rules are tested without a clock.
  */
-export type FilingClock = { period: string; inWindow: boolean; windowEnd: string };
+export type FilingClock = {
+  period: string;
+  inWindow: boolean;
+  windowEnd: string;
+  /** the period's first and last instants: [from, to) */
+  from: Date;
+  to: Date;
+};
+
+const BEIJING_MS = 8 * 3600_000;
+
+/** Tax-control kinds that copy and clear every month; 数电 accounts, 乐企 and blockchain do not file. */
+export const FILING_KINDS: readonly string[] = [
+  'ukey',
+  'golden_disc',
+  'tax_disc',
+  'virtual_ukey',
+  'baiwang_server',
+];
+export const filesMonthly = (kind: string) => FILING_KINDS.includes(kind);
 
 export function filingClock(now: Date): FilingClock {
-  const bj = new Date(now.getTime() + 8 * 3600_000);
+  const bj = new Date(now.getTime() + BEIJING_MS);
   const y = bj.getUTCFullYear();
   const m = bj.getUTCMonth(); // 0-based current month
   const day = bj.getUTCDate();
   const prev = new Date(Date.UTC(y, m - 1, 1));
   const period = `${prev.getUTCFullYear()}-${String(prev.getUTCMonth() + 1).padStart(2, '0')}`;
   const windowEnd = `${y}-${String(m + 1).padStart(2, '0')}-15`;
-  return { period, inWindow: day >= 1 && day <= 15, windowEnd };
+  return {
+    period,
+    inWindow: day >= 1 && day <= 15,
+    windowEnd,
+    from: new Date(prev.getTime() - BEIJING_MS),
+    to: new Date(Date.UTC(y, m, 1) - BEIJING_MS),
+  };
+}
+
+/** A device that existed before the period ended has the period to file; a newer one has nothing. */
+export function isLiable(createdAt: Date, clock: FilingClock): boolean {
+  return createdAt.getTime() < clock.to.getTime();
 }
 
 export type FilingState = { copiedAt: Date | null; clearedAt: Date | null };
 
-/** 已到抄税期 / 已到锁死期 for the period `clock.period`. */
-export function filingFlags(clock: FilingClock, f: FilingState | null) {
-  const copyDue = clock.inWindow && !f?.copiedAt;
-  const lockDue = !clock.inWindow && !f?.clearedAt;
+/**
+ * 已到抄税期 / 已到锁死期 for the period `clock.period`. `lockDue` is what locks the device
+ * (filing-locks.ts): after the 15th, liable and not cleared.
+ */
+export function filingFlags(clock: FilingClock, f: FilingState | null, liable: boolean) {
+  const copyDue = clock.inWindow && liable && !f?.copiedAt;
+  const lockDue = !clock.inWindow && liable && !f?.clearedAt;
   return { copyDue, lockDue };
 }
 
-/** What the action may do now; returns the refusal reason or null. */
+/**
+ * What the action may do now; returns the refusal reason or null. In the window anything in order;
+ * after it only the overdue period of a device whose lock is due (逾期抄报: the way out of the lock).
+ */
 export function filingRefusal(
   action: 'copy' | 'clear',
   clock: FilingClock,
   f: FilingState | null,
+  liable: boolean,
 ): 'out_of_window' | 'already_copied' | 'not_copied' | 'already_cleared' | null {
-  if (!clock.inWindow) return 'out_of_window';
+  if (!clock.inWindow && !filingFlags(clock, f, liable).lockDue) return 'out_of_window';
   if (action === 'copy') return f?.copiedAt ? 'already_copied' : null;
   if (!f?.copiedAt) return 'not_copied';
   return f.clearedAt ? 'already_cleared' : null;

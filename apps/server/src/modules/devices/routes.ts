@@ -20,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { defineFilingLockJob } from './filing-locks.ts';
 import * as service from './service.ts';
 
 const STORE_MENUS = ['/group/client-store', '/hotel/group/client-store'] as const;
@@ -50,6 +51,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const actor = (req: FastifyRequest) => ({ access: req.access!, userId: req.session!.userId });
   // the editor's cached access (known stores, white-listed menu) is reloaded at once; others' within its TTL
   const refresh = (req: FastifyRequest) => app.invalidate({ userId: req.session!.userId });
+  defineFilingLockJob(app);
 
   // ---- stores (spec §7 Client and stores) ----
   app.get(

@@ -7,7 +7,8 @@ import { addNumberRange, shanghaiParts } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { sealSecret } from '../../lib/secret-box.ts';
 import type { ClientAccess } from '../session/access.ts';
-import { filingClock, filingFlags, filingRefusal } from './filing.ts';
+import { filesMonthly, filingClock, filingFlags, filingRefusal, isLiable } from './filing.ts';
+import { applyFilingLocks } from './filing-locks.ts';
 
 type App = FastifyInstance;
 type Actor = { access: ClientAccess; userId: number };
@@ -75,8 +76,12 @@ function toDevice(d: DeviceRow) {
   };
 }
 
-/** Devices the user may see: every device for whole-business users, else those bound to their stores. */
+/**
+ * Devices the user may see: every device for whole-business users, else those bound to their stores.
+ * A 锁死期 that has come is applied first, so what is shown is what issuing will find.
+ */
 export async function listDevices(app: App, access: ClientAccess, storeId?: number) {
+  await applyFilingLocks(app.db, new Date(), access.clientId);
   const stores =
     storeId !== undefined && storeId > 0 ? [storeId] : access.storeIds ? [...access.storeIds] : null;
   const res = await app.db.execute<DeviceRow>(sql`${deviceSelect(access.clientId)}
@@ -98,6 +103,7 @@ export async function loadDevice(db: DbOrTx, access: ClientAccess, id: number, l
 }
 
 export async function deviceDetail(app: App, access: ClientAccess, id: number) {
+  await applyFilingLocks(app.db, new Date(), access.clientId);
   const d = await loadDevice(app.db, access, id);
   const ranges = await app.db.execute<{
     invoice_type: string;
@@ -111,7 +117,7 @@ export async function deviceDetail(app: App, access: ClientAccess, id: number) {
     sql`select id, name, extension_no from tax_devices where parent_id = ${id} and client_id = ${access.clientId} order by extension_no`,
   );
   const movements = await listMovements(app, access, id);
-  const filings = d.kind === 'digital' ? [] : await listFilings(app, access, id);
+  const filings = filesMonthly(d.kind) ? await listFilings(app, access, id) : [];
   return {
     ...d,
     ranges: ranges.rows.map((r) => ({ ...r, left: r.end_no - r.next_no + 1 })),
@@ -527,40 +533,44 @@ export async function moveStock(
 
 // ---- filing ----------------------------------------------------------------------------------
 
+type FilingRow = {
+  device_id: number;
+  created_at: string | Date;
+  copied_at: string | Date | null;
+  cleared_at: string | Date | null;
+  upload_no: string | null;
+};
+
+/** a device without a filing row for the period has neither copied nor cleared it */
+const filingState = (f: FilingRow) => ({
+  copiedAt: f.copied_at ? new Date(f.copied_at) : null,
+  clearedAt: f.cleared_at ? new Date(f.cleared_at) : null,
+});
+
 export async function listFilings(app: App, access: ClientAccess, deviceId?: number) {
   const clock = filingClock(new Date());
   const devices = (await listDevices(app, access)).filter(
     (d) =>
-      d.kind !== 'digital' && d.status === 'active' && (deviceId === undefined || d.device_id === deviceId),
+      filesMonthly(d.kind) && d.status === 'active' && (deviceId === undefined || d.device_id === deviceId),
   );
   if (devices.length === 0) return [];
-  const [y, m] = clock.period.split('-').map(Number) as [number, number];
-  const from = new Date(Date.UTC(y, m - 1, 1) - 8 * 3600_000);
-  const to = new Date(Date.UTC(y, m, 1) - 8 * 3600_000);
+  const from = clock.from.toISOString();
+  const to = clock.to.toISOString();
   const ids = intArray(devices.map((d) => d.device_id));
-  const filings = await app.db.execute<{
-    device_id: number;
-    copied_at: string | null;
-    cleared_at: string | null;
-    upload_no: string;
-  }>(sql`select device_id, copied_at, cleared_at, upload_no from device_filings
-    where client_id = ${access.clientId} and period = ${clock.period} and device_id = any(${ids}::int[])`);
+  const filings = await app.db.execute<FilingRow>(sql`
+    select d.id as device_id, d.created_at, f.copied_at, f.cleared_at, f.upload_no
+    from tax_devices d left join device_filings f on f.device_id = d.id and f.period = ${clock.period}
+    where d.client_id = ${access.clientId} and d.id = any(${ids}::int[])`);
   const totals = await app.db.execute<{ device_id: number; n: number; amount: string; tax: string }>(sql`
     select device_id, count(*)::int as n, coalesce(sum(total_amount), 0)::numeric(18,2)::text as amount,
       coalesce(sum(total_tax), 0)::numeric(18,2)::text as tax
     from invoices where client_id = ${access.clientId} and device_id = any(${ids}::int[])
-      and status in ('issued', 'voided') and issued_at >= ${from.toISOString()} and issued_at < ${to.toISOString()}
+      and status in ('issued', 'voided') and issued_at >= ${from} and issued_at < ${to}
     group by device_id`);
   return devices.map((d) => {
-    const f = filings.rows.find((x) => x.device_id === d.device_id);
+    const f = filings.rows.find((x) => x.device_id === d.device_id)!;
     const t = totals.rows.find((x) => x.device_id === d.device_id);
-    const state = f
-      ? {
-          copiedAt: f.copied_at ? new Date(f.copied_at) : null,
-          clearedAt: f.cleared_at ? new Date(f.cleared_at) : null,
-        }
-      : null;
-    const flags = filingFlags(clock, state);
+    const flags = filingFlags(clock, filingState(f), isLiable(new Date(f.created_at), clock));
     return {
       device_id: d.device_id,
       device_name: d.name,
@@ -568,15 +578,15 @@ export async function listFilings(app: App, access: ClientAccess, deviceId?: num
       period: clock.period,
       in_window: clock.inWindow,
       window_end: clock.windowEnd,
-      copied_at: iso(f?.copied_at),
-      cleared_at: iso(f?.cleared_at),
+      copied_at: iso(f.copied_at),
+      cleared_at: iso(f.cleared_at),
       copy_due: flags.copyDue,
       lock_due: flags.lockDue,
       locked: d.locked,
       invoice_count: t?.n ?? 0,
       total_amount: t?.amount ?? '0.00',
       total_tax: t?.tax ?? '0.00',
-      upload_no: f?.upload_no ?? '',
+      upload_no: f.upload_no ?? '',
     };
   });
 }
@@ -588,7 +598,10 @@ const REFUSALS = {
   already_cleared: DEVICE_CODE.FILING_ALREADY_CLEARED,
 } as const;
 
-/** 抄税 (summary upload to the sandbox bureau) or 清卡 (which also lifts the filing lock). */
+/**
+ * 抄税 (summary upload to the sandbox bureau) or 清卡, which also lifts the filing lock. After the 15th
+ * only a device whose lock is due may file (逾期抄报 of the overdue period).
+ */
 export async function fileDevice(
   app: App,
   actor: Actor,
@@ -599,26 +612,18 @@ export async function fileDevice(
   const clock = filingClock(now);
   return app.db.transaction(async (tx) => {
     const d = await loadDevice(tx, actor.access, deviceId, true);
-    if (d.kind === 'digital') throw new AppError(DEVICE_CODE.FILING_NOT_APPLICABLE);
-    const cur = await tx.execute<{ copied_at: string | null; cleared_at: string | null }>(
-      sql`select copied_at, cleared_at from device_filings where device_id = ${deviceId} and period = ${clock.period} for update`,
+    if (!filesMonthly(d.kind)) throw new AppError(DEVICE_CODE.FILING_NOT_APPLICABLE);
+    const cur = await tx.execute<FilingRow>(
+      sql`select d.id as device_id, d.created_at, f.copied_at, f.cleared_at, f.upload_no
+        from tax_devices d left join device_filings f on f.device_id = d.id and f.period = ${clock.period}
+        where d.id = ${deviceId} for update of d`,
     );
-    const f = cur.rows[0];
-    const refusal = filingRefusal(
-      action,
-      clock,
-      f
-        ? {
-            copiedAt: f.copied_at ? new Date(f.copied_at) : null,
-            clearedAt: f.cleared_at ? new Date(f.cleared_at) : null,
-          }
-        : null,
-    );
+    const f = cur.rows[0]!;
+    const refusal = filingRefusal(action, clock, filingState(f), isLiable(new Date(f.created_at), clock));
     if (refusal) throw new AppError(REFUSALS[refusal]);
     if (action === 'copy') {
-      const [y, m] = clock.period.split('-').map(Number) as [number, number];
-      const from = new Date(Date.UTC(y, m - 1, 1) - 8 * 3600_000).toISOString();
-      const to = new Date(Date.UTC(y, m, 1) - 8 * 3600_000).toISOString();
+      const from = clock.from.toISOString();
+      const to = clock.to.toISOString();
       const uploadNo = `SB${clock.period.replace('-', '')}${String(deviceId).padStart(6, '0')}`;
       await tx.execute(sql`insert into device_filings (client_id, device_id, period, copied_at, invoice_count, total_amount, total_tax, upload_no, user_id)
         select ${actor.access.clientId}, ${deviceId}, ${clock.period}, now(), count(*), coalesce(sum(total_amount), 0), coalesce(sum(total_tax), 0), ${uploadNo}, ${actor.userId}

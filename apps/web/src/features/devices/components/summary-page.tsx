@@ -7,7 +7,10 @@ import { useSessionStore } from '../../../stores/session-store.ts';
 import { fileDevice, filingsQuery } from '../api/devices.ts';
 import { money } from './common.tsx';
 
-/** /report-summary/summary: monthly 抄税 / 清卡 per device in the 1st–15th window, with the month's totals. */
+/**
+ * /report-summary/summary: monthly 抄税 / 清卡 per device in the 1st–15th window, with the month's
+ * totals. After the 15th a device whose lock is due files late (逾期), which lifts the lock.
+ */
 export function SummaryPage() {
   const clientId = useSessionStore((s) => s.business?.client_id);
   const q = useQuery(filingsQuery(clientId));
@@ -59,7 +62,7 @@ export function SummaryPage() {
           <Button
             type="link"
             size="small"
-            disabled={!r.in_window || !!r.copied_at}
+            disabled={!(r.in_window || r.lock_due) || !!r.copied_at}
             onClick={() => act('copy', r.device_id)}
           >
             汇总上传
@@ -67,7 +70,7 @@ export function SummaryPage() {
           <Button
             type="link"
             size="small"
-            disabled={!r.in_window || !r.copied_at || !!r.cleared_at}
+            disabled={!(r.in_window || r.lock_due) || !r.copied_at || !!r.cleared_at}
             onClick={() => act('clear', r.device_id)}
           >
             清卡
@@ -86,7 +89,7 @@ export function SummaryPage() {
           message={
             first.in_window
               ? `当前为征期，请在 ${first.window_end} 前完成 ${first.period} 的抄税和清卡`
-              : `${first.period} 的征期（每月1日至15日）已结束，未清卡的设备已到锁死期`
+              : `${first.period} 的征期（每月1日至15日）已结束，未清卡的设备已锁死，逾期完成抄税和清卡后解锁`
           }
         />
       )}

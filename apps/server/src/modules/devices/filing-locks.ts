@@ -1,0 +1,66 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { FILING_KINDS, filingClock, filingFlags, isLiable } from './filing.ts';
+
+/** Every ten minutes a worker locks the devices whose 锁死期 has come (and once when it starts). */
+export const FILING_LOCK_JOB = 'devices.filing-locks';
+
+const textArray = (xs: readonly string[]) => `{${xs.join(',')}}`;
+
+/**
+ * 已到锁死期 (domain.md §7.1): after the 15th, a tax-control device that existed during the previous
+ * month and has not cleared it gets `tax_devices.locked`, which issuing refuses (DEVICE_LOCKED) until
+ * 清卡 lifts it. Run by the sweep job and, so that no cron precision is needed, wherever the devices
+ * module reads device state. Idempotent; `clientId` limits it to one business. Returns how many it locked.
+ */
+export async function applyFilingLocks(db: Db, now = new Date(), clientId?: number): Promise<number> {
+  const clock = filingClock(now);
+  if (clock.inWindow) return 0;
+  const candidates = await db.execute<{
+    id: number;
+    created_at: string | Date;
+    copied_at: string | Date | null;
+    cleared_at: string | Date | null;
+  }>(sql`select d.id, d.created_at, f.copied_at, f.cleared_at
+    from tax_devices d left join device_filings f on f.device_id = d.id and f.period = ${clock.period}
+    where d.status = 'active' and not d.locked and d.kind = any(${textArray(FILING_KINDS)}::text[])
+      ${clientId === undefined ? sql`` : sql`and d.client_id = ${clientId}`}`);
+  const due = candidates.rows
+    .filter(
+      (r) =>
+        filingFlags(
+          clock,
+          {
+            copiedAt: r.copied_at ? new Date(r.copied_at) : null,
+            clearedAt: r.cleared_at ? new Date(r.cleared_at) : null,
+          },
+          isLiable(new Date(r.created_at), clock),
+        ).lockDue,
+    )
+    .map((r) => r.id);
+  if (due.length === 0) return 0;
+  // a 清卡 committed since the select must not be undone
+  const locked = await db.execute(sql`update tax_devices d set locked = true
+    where d.id = any(${`{${due.join(',')}}`}::int[]) and not d.locked
+      and not exists (select 1 from device_filings f
+        where f.device_id = d.id and f.period = ${clock.period} and f.cleared_at is not null)
+    returning d.id`);
+  return locked.rows.length;
+}
+
+/** Registers the sweep: a pg-boss cron in worker processes (no precision needed: reads apply it too). */
+export function defineFilingLockJob(app: FastifyInstance): void {
+  app.jobs.define(FILING_LOCK_JOB, async () => {
+    const n = await applyFilingLocks(app.db);
+    if (n > 0) app.log.info({ locked: n }, 'devices locked: filing period over without 清卡');
+  });
+  if (!app.jobs.worker) return;
+  app.addHook('onReady', async () => {
+    app.jobs
+      .started()
+      .then(() => app.boss.schedule(FILING_LOCK_JOB, '*/10 * * * *'))
+      .then(() => app.boss.send(FILING_LOCK_JOB, {}))
+      .catch((err: unknown) => app.log.error({ err }, 'filing lock schedule failed'));
+  });
+}
