@@ -14,8 +14,9 @@ import {
   shanghaiParts,
 } from './numbers.ts';
 import type {
+  AtOnceIssued,
+  ChannelBatchRequest,
   ChannelFailed,
-  ChannelIssued,
   ChannelIssueRequest,
   ChannelOutcome,
   ChannelQueryResult,
@@ -119,8 +120,12 @@ export class SandboxTaxChannel implements TaxChannel {
     }
 
     if (control.fault === 'none' && recorder.issuedSql) {
-      const fast = await this.issueInOneStatement(req, recorder.issuedSql);
-      if (fast) return fast.outcome;
+      const fast = await this.issueInOneStatement(
+        { ...req, items: [{ serialNo: req.serialNo, totalAmount: req.totalAmount }] },
+        recorder.issuedSql,
+      );
+      const issued = fast?.get(req.serialNo);
+      if (issued) return issued.outcome;
       // nothing was issued (a refusal, no stock, the serial already known, or the invoice moved
       // on): the transactional path below finds out which and records it
     }
@@ -190,18 +195,18 @@ export class SandboxTaxChannel implements TaxChannel {
   }
 
   /**
-   * Issues in the caller's statement that creates the invoice (see TaxChannel.issueAtOnce): only
-   * for a device with no fault or latency configured, whose behaviour the two-step path simulates.
-   * Null when nothing was issued; a concurrent request with the same serial (unique violation,
-   * the whole statement undone) also answers null, and the two-step path then finds its invoice.
+   * Issues the batch in the caller's statement that creates its invoices (TaxChannel.issueAtOnce),
+   * for a device with no fault or latency configured (the two-step path simulates those). Null
+   * when nothing was issued; a concurrent request with one of the serials (unique violation, the
+   * whole statement undone) also answers null, and the two-step path then finds its invoice.
    */
   async issueAtOnce(
-    req: ChannelIssueRequest,
+    batch: ChannelBatchRequest,
     caller: IssuedSql,
-  ): Promise<{ outcome: ChannelIssued; recordedId: number } | null> {
-    if (!(await this.isPlain(req.deviceId))) return null;
+  ): Promise<Map<string, AtOnceIssued> | null> {
+    if (!(await this.isPlain(batch.deviceId))) return null;
     try {
-      return await this.issueInOneStatement(req, caller);
+      return await this.issueInOneStatement(batch, caller);
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return null;
       throw err;
@@ -209,41 +214,44 @@ export class SandboxTaxChannel implements TaxChannel {
   }
 
   /**
-   * The common case in one statement: the caller's guard holds (its invoice, or its checks), the
-   * device row checks state, kind, limit and quota and reserves the quota, the counter or stock
-   * range gives the number, the bureau's record is written and the caller's CTEs record the
-   * issued invoice. The
-   * per-device locks last for this statement only, and its commit does not wait for the WAL flush
-   * (see IssuedSql). Null when nothing was issued.
+   * The common case in one statement: the caller's guard yields the invoices that may be issued
+   * (see IssuedSql); only when it yields all of them does the device row check state, kind, limit
+   * and quota and reserve the quota; the counter (数电, any number of invoices) or a stock range
+   * (one invoice) gives the numbers in `ord` order, the bureau's records are written and the
+   * caller's CTEs record the issued invoices. The per-device locks last for this statement only,
+   * and its commit does not wait for the WAL flush (see IssuedSql). Null when nothing was issued.
    */
   private async issueInOneStatement(
-    req: ChannelIssueRequest,
+    batch: ChannelBatchRequest,
     caller: IssuedSql,
-  ): Promise<{ outcome: ChannelIssued; recordedId: number } | null> {
+  ): Promise<Map<string, AtOnceIssued> | null> {
     const issuedAt = new Date();
     const { year, month } = shanghaiParts(issuedAt);
     const yy = String(year % 100).padStart(2, '0');
-    const digital = isDigitalType(req.invoiceType);
-    const withCheck = makeCheckCode(req.invoiceType, '0', '0') !== '';
+    const digital = isDigitalType(batch.invoiceType);
+    const n = batch.items.length;
+    if (n === 0) return new Map();
+    if (!digital && n !== 1) throw new Error('stock numbers are handed out one invoice at a time');
+    const withCheck = makeCheckCode(batch.invoiceType, '0', '0') !== '';
     const alloc: SQL = digital
       ? sql`
         ctr as (
           insert into channel_number_counters (device_id, series, year, client_id, last_seq)
-          select dev.id, 'digital', ${year}, ${req.clientId}, 1 from dev
+          select dev.id, 'digital', ${year}, ${batch.clientId}, want.n from dev, want
           on conflict (device_id, series, year)
-          do update set last_seq = channel_number_counters.last_seq + 1, updated_at = now()
+          do update set last_seq = channel_number_counters.last_seq + excluded.last_seq, updated_at = now()
           returning last_seq
         ),
         alloc as (
-          select ''::text as invoice_code,
-            ${yy} || right('00' || dev.area_code, 2) || ${DIGITAL_CHANNEL_DIGIT} || lpad(ctr.last_seq::text, 15, '0')
-              as invoice_no
-          from dev, ctr
+          select g.serial_no, g.total_amount, ''::text as invoice_code,
+            ${yy} || right('00' || dev.area_code, 2) || ${DIGITAL_CHANNEL_DIGIT}
+              || lpad((ctr.last_seq - want.n + g.ord)::text, 15, '0') as invoice_no
+          from guard g, dev, ctr, want
         )`
       : sql`
         pick as (
           select r.id, r.invoice_code, r.next_no from channel_number_ranges r, dev
-          where r.device_id = dev.id and r.invoice_type = ${req.invoiceType} and r.next_no <= r.end_no
+          where r.device_id = dev.id and r.invoice_type = ${batch.invoiceType} and r.next_no <= r.end_no
           order by r.id limit 1
           for update of r
         ),
@@ -251,8 +259,11 @@ export class SandboxTaxChannel implements TaxChannel {
           update channel_number_ranges r set next_no = pick.next_no + 1 from pick where r.id = pick.id
           returning pick.invoice_code, lpad(pick.next_no::text, 8, '0') as invoice_no
         ),
-        alloc as (select invoice_code, invoice_no from took)`;
+        alloc as (select g.serial_no, g.total_amount, took.invoice_code, took.invoice_no from guard g, took)`;
+    // a text[] literal: one parameter whatever the batch size (one prepared statement)
+    const serials = `{${batch.items.map((i) => `"${i.serialNo.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
     const res = await executePrepared<{
+      serial_no: string;
       invoice_code: string;
       invoice_no: string;
       check_code: string;
@@ -262,27 +273,30 @@ export class SandboxTaxChannel implements TaxChannel {
       sql`
       with cfg as (select set_config('synchronous_commit', 'off', true) as v),
       guard as (${caller.guard}),
+      want as (
+        select count(*)::int as n, coalesce(sum(total_amount), 0) as amount, coalesce(max(total_amount), 0) as top
+        from guard
+      ),
       dev as (
         update tax_devices d set
           quota_used = case when d.monthly_quota is null then d.quota_used
-                            when d.quota_month = ${month} then d.quota_used + ${req.totalAmount}::numeric
-                            else ${req.totalAmount}::numeric end,
+                            when d.quota_month = ${month} then d.quota_used + want.amount
+                            else want.amount end,
           quota_month = case when d.monthly_quota is null then d.quota_month else ${month} end
-        from guard, cfg
-        where d.id = ${req.deviceId} and d.client_id = ${req.clientId}
+        from want, cfg
+        where d.id = ${batch.deviceId} and d.client_id = ${batch.clientId} and want.n = ${n}::int
           and d.status = 'active' and d.online and not d.locked
-          and ${req.invoiceType} = any(d.invoice_types)
-          and d.per_invoice_limit >= ${req.totalAmount}::numeric
+          and ${batch.invoiceType} = any(d.invoice_types)
+          and d.per_invoice_limit >= want.top
           and (d.monthly_quota is null
-               or (case when d.quota_month = ${month} then d.quota_used else 0 end) + ${req.totalAmount}::numeric
-                  <= d.monthly_quota)
+               or (case when d.quota_month = ${month} then d.quota_used else 0 end) + want.amount <= d.monthly_quota)
           and not exists (select 1 from channel_sandbox_issues x
-                          where x.client_id = ${req.clientId} and x.serial_no = ${req.serialNo})
+                          where x.client_id = ${batch.clientId} and x.serial_no = any(${serials}::text[]))
           ${
             digital
               ? sql``
               : sql`and exists (select 1 from channel_number_ranges r where r.device_id = d.id
-                      and r.invoice_type = ${req.invoiceType} and r.next_no <= r.end_no)`
+                      and r.invoice_type = ${batch.invoiceType} and r.next_no <= r.end_no)`
           }
         returning d.id, d.area_code
       ),
@@ -290,39 +304,42 @@ export class SandboxTaxChannel implements TaxChannel {
       issued as (
         insert into channel_sandbox_issues
           (client_id, serial_no, device_id, invoice_type, invoice_code, invoice_no, check_code, total_amount, issued_at)
-        select ${req.clientId}, ${req.serialNo}, ${req.deviceId}, ${req.invoiceType}, a.invoice_code, a.invoice_no,
+        select ${batch.clientId}, a.serial_no, ${batch.deviceId}, ${batch.invoiceType}, a.invoice_code, a.invoice_no,
           case when ${withCheck} then (
             select string_agg((get_byte(sha256(convert_to(a.invoice_code || ':' || a.invoice_no, 'UTF8')), i) % 10)::text,
               '' order by i)
             from generate_series(0, 19) i)
           else '' end,
-          ${req.totalAmount}, ${issuedAt.toISOString()}
+          a.total_amount, ${issuedAt.toISOString()}
         from alloc a
-        returning invoice_code, invoice_no, check_code, issued_at
+        returning serial_no, invoice_code, invoice_no, check_code, issued_at
       ),
       ${caller.ctes}
-      select issued.invoice_code, issued.invoice_no, issued.check_code, (select min(id) from recorded) as recorded_id
-      from issued`,
+      select issued.serial_no, issued.invoice_code, issued.invoice_no, issued.check_code, recorded.id as recorded_id
+      from issued left join recorded on recorded.serial_no = issued.serial_no`,
     );
-    const row = res.rows[0];
-    if (!row) return null;
-    // durability before anyone hears of the invoice (the statement committed without waiting for
+    if (res.rows.length === 0) return null;
+    // durability before anyone hears of the invoices (the statement committed without waiting for
     // its WAL flush; one flush serves every issue committed before it began)
     await this.flushWal();
-    if (row.recorded_id === null) {
-      // cannot happen while the guard holds; refuse loudly rather than lose a number
-      throw new Error(`sandbox issue of ${req.serialNo} allocated ${row.invoice_no} but recorded nothing`);
+    const out = new Map<string, AtOnceIssued>();
+    for (const row of res.rows) {
+      if (row.recorded_id === null) {
+        // cannot happen while the guard holds; refuse loudly rather than lose a number
+        throw new Error(`sandbox issue of ${row.serial_no} allocated ${row.invoice_no} but recorded nothing`);
+      }
+      out.set(row.serial_no, {
+        outcome: {
+          status: 'issued',
+          invoiceCode: row.invoice_code,
+          invoiceNo: row.invoice_no,
+          checkCode: row.check_code,
+          issuedAt,
+        },
+        recordedId: Number(row.recorded_id),
+      });
     }
-    return {
-      outcome: {
-        status: 'issued',
-        invoiceCode: row.invoice_code,
-        invoiceNo: row.invoice_no,
-        checkCode: row.check_code,
-        issuedAt,
-      },
-      recordedId: Number(row.recorded_id),
-    };
+    return out;
   }
 
   /**

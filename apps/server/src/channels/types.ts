@@ -28,6 +28,17 @@ export type ChannelFailed = {
   bureauCode: string;
   message: string;
 };
+/** Several invoices of one kind on one device, issued together by `issueAtOnce`. */
+export type ChannelBatchRequest = {
+  clientId: number;
+  deviceId: number;
+  invoiceType: string;
+  items: Array<{ serialNo: string; totalAmount: string }>;
+};
+
+/** An invoice `issueAtOnce` issued and the caller's `recorded` CTE created. */
+export type AtOnceIssued = { outcome: ChannelIssued; recordedId: number };
+
 /** The channel could not say: a time-out, or an "unknown" answer. Reconciliation settles it. */
 export type ChannelUnknown = { status: 'unknown'; reason: 'timeout' | 'unknown'; message: string };
 export type ChannelOutcome = ChannelIssued | ChannelFailed | ChannelUnknown;
@@ -72,13 +83,17 @@ export type DeviceQuota = {
 export type RecordOutcome = (tx: DbOrTx, outcome: ChannelOutcome) => Promise<void>;
 
 /**
- * SQL the caller hands a channel whose numbers live in this database (the sandbox), so that the
- * invoice is recorded in the very statement that allocates its number and the per-device lock is
- * held for one statement only:
- * - `guard`: a SELECT returning one row while the invoice may be issued (locking what it needs);
+ * SQL the caller hands a channel whose numbers live in this database (the sandbox), so that
+ * invoices are recorded in the very statement that allocates their numbers and the per-device
+ * lock is held for one statement only:
+ * - `guard`: a SELECT returning one row per invoice that may be issued (locking what it needs),
+ *   with at least `serial_no` (text), `ord` (int: 1…n, the order the numbers follow) and
+ *   `total_amount` (numeric: what the limit and the quota count, as ChannelIssueRequest's); the
+ *   channel issues only when it returns every invoice asked for;
  * - `ctes`: data-modifying CTEs (comma-separated, no leading WITH) that read the allocated values
- *   from the CTE `issued` (invoice_code, invoice_no, check_code, issued_at) and may read `guard`;
- *   one of them must be named `recorded` and return the invoice's `id` once it is recorded.
+ *   from the CTE `issued` (serial_no, invoice_code, invoice_no, check_code, issued_at) and may read
+ *   `guard`; one of them must be named `recorded` and return `id` and `serial_no` of every
+ *   invoice it recorded.
  * The sandbox commits that statement without waiting for the WAL flush (the per-device locks are
  * released sooner) and then waits for a flush before it returns, so the caller never reports an
  * invoice that a crash could take back.
@@ -113,17 +128,15 @@ export interface TaxChannel {
    */
   issue(req: ChannelIssueRequest, recorder: IssueRecorder): Promise<ChannelOutcome>;
   /**
-   * An in-database channel may issue an invoice that does not exist yet: `sql.ctes` create it (in
-   * its final, issued state) in the statement that allocates the number, and `sql.guard` holds the
-   * caller's checks. One statement and one commit instead of an `issuing` row, a channel call and
-   * an update. Null when nothing happened (a refusal, a configured fault or latency, a concurrent
-   * request with the same serial): the caller then takes the two-step path, which names the
-   * refusal or finds the other request's invoice.
+   * An in-database channel may issue invoices that do not exist yet: `sql.ctes` create them (in
+   * their final, issued state) in the statement that allocates the numbers, and `sql.guard` holds
+   * the caller's checks (see IssuedSql). One statement and one commit for the whole batch instead
+   * of an `issuing` row, a channel call and an update per invoice. All or nothing: null when
+   * nothing happened (a refusal, a configured fault or latency, a concurrent request with one of
+   * the serials), and the caller then takes the two-step path for each invoice, which names the
+   * refusal or finds the other request's invoice. Older kinds: one invoice per batch.
    */
-  issueAtOnce?(
-    req: ChannelIssueRequest,
-    sql: IssuedSql,
-  ): Promise<{ outcome: ChannelIssued; recordedId: number } | null>;
+  issueAtOnce?(batch: ChannelBatchRequest, sql: IssuedSql): Promise<Map<string, AtOnceIssued> | null>;
   /** What the channel knows about a serial (reconciliation of unknown results). */
   querySerial(q: { clientId: number; serialNo: string }): Promise<ChannelQueryResult>;
   deviceState(deviceId: number): Promise<DeviceState | null>;

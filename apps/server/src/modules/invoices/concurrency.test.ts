@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { invoices } from '../../db/schema/index.ts';
@@ -73,5 +73,49 @@ describe('concurrent issuing on one device', () => {
     expect(codes.filter((c) => c === 0)).toHaveLength(5);
     const state = await call(t.app, 'GET', `/v3/dev/channel/state?device_id=${f.ids.digital}`);
     expect(state.json.data.quota_used).toBe('10000000.00');
+  });
+
+  it('concurrent 数电 issues on one device share statements (group commit), each with its own lines and events', async () => {
+    await f.dev('device', { device_id: f.ids.digital, quota_used: '0.00' });
+    const bodies = Array.from({ length: 30 }, () => payload(f.ids.digital));
+    const results = await Promise.all(bodies.map((b) => f.issue(b)));
+    expect(results.map((r) => r.json.code)).toEqual(Array(30).fill(0));
+    const ids = results.map((r) => r.json.data.invoice_id as number);
+    // one statement hands its invoices one issue time: fewer times than invoices means batches
+    const rows = await t.db.execute<{
+      n: number;
+      times: number;
+      lines: number;
+      events: number;
+      serials: number;
+    }>(sql`
+      select count(*)::int as n, count(distinct issued_at)::int as times,
+        (select count(*)::int from invoice_lines l where l.invoice_id = any(${`{${ids.join(',')}}`}::bigint[])) as lines,
+        (select count(*)::int from invoice_events e where e.invoice_id = any(${`{${ids.join(',')}}`}::bigint[])) as events,
+        count(distinct serial_no)::int as serials
+      from invoices where id = any(${`{${ids.join(',')}}`}::bigint[]) and status = 'issued'`);
+    const r = rows.rows[0]!;
+    expect(r.n).toBe(30);
+    expect(r.serials).toBe(30);
+    expect(r.times).toBeLessThan(30);
+    expect(r.lines).toBe(bodies.reduce((s, b) => s + b.goods_info.length, 0));
+    expect(r.events).toBe(60);
+    // every answer names its own invoice
+    for (const [i, res] of results.entries()) expect(res.json.data.serial_no).toBe(bodies[i]!.serial_no);
+  });
+
+  it('a batch holding a serial that is already issued falls back invoice by invoice: every request answered once', async () => {
+    await f.dev('device', { device_id: f.ids.digital, quota_used: '0.00' });
+    const known = payload(f.ids.digital);
+    const first = await f.issue(known);
+    expect(first.json.code).toBe(0);
+    const fresh = Array.from({ length: 9 }, () => payload(f.ids.digital));
+    const results = await Promise.all([...fresh, known, known].map((b) => f.issue(b)));
+    expect(results.map((r) => r.json.code)).toEqual(Array(11).fill(0));
+    expect(results[9]!.json.data.invoice_id).toBe(first.json.data.invoice_id);
+    expect(results[10]!.json.data.invoice_id).toBe(first.json.data.invoice_id);
+    expect(new Set(results.slice(0, 9).map((r) => r.json.data.invoice_id)).size).toBe(9);
+    const rows = await t.db.select().from(invoices).where(eq(invoices.serialNo, known.serial_no));
+    expect(rows).toHaveLength(1);
   });
 });

@@ -8,18 +8,18 @@ import {
   messageFor,
   qrTypeCodeFor,
 } from '@kaipiao/shared';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
 import type { ChannelIssued, ChannelOutcome, IssueRecorder, RecordOutcome } from '../../channels/types.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
+import { issueAtOnce } from './at-once.ts';
 import { runInvoiceIssuedHooks } from './hooks.ts';
+import { insertIssuing, issuedQrSql } from './issue-repo.ts';
 import {
   findResult,
   type IssueContext,
-  insertIssuing,
-  issueAtOnceSql,
   type NewInvoice,
   requestHash,
   toIssueResult,
@@ -67,20 +67,6 @@ function qrFor(
     issueDate: num.issuedAt,
     checkCode: digital ? '' : num.checkCode,
   });
-}
-
-/**
- * The 票面 QR text in SQL over the channel's CTE `issued` (kp_invoice_qr mirrors buildInvoiceQr):
- * recorded in the statement that allocates the number.
- */
-function issuedQrSql(inv: { invoiceType: string; totalAmount: string; totalWithTax: string }): SQL {
-  const typeCode = qrTypeCodeFor(inv.invoiceType);
-  if (!typeCode) return sql`''`;
-  const digital = isDigitalType(inv.invoiceType);
-  return digital
-    ? sql`kp_invoice_qr(${typeCode}, '', issued.invoice_no, ${inv.totalWithTax}::numeric, issued.issued_at, '')`
-    : sql`kp_invoice_qr(${typeCode}, issued.invoice_code, issued.invoice_no, ${inv.totalAmount}::numeric,
-        issued.issued_at, issued.check_code)`;
 }
 
 /** SQL `set` list of an issued invoice. */
@@ -179,12 +165,10 @@ export async function issueBlue(
     totalAmount: req.invoice_info.total_amount,
     totalWithTax: req.invoice_info.total_price_with_tax,
   };
-  // an in-database channel issues a new serial in the statement that creates the invoice; anything
-  // else (a refusal to name, a serial already known, a simulated fault) takes the two steps below
-  const atOnce = await app.taxChannel.issueAtOnce?.(
-    channelReq,
-    issueAtOnceSql(newInvoice, issuedQrSql(channelReq)),
-  );
+  // an in-database channel issues a new serial in the statement that creates the invoice, together
+  // with the device's other new invoices in flight; anything else (a refusal to name, a serial
+  // already known, a simulated fault) takes the two steps below
+  const atOnce = await issueAtOnce(app, newInvoice);
   if (atOnce) return issuedResult(app, req, atOnce.recordedId, atOnce.outcome);
 
   const ctx = await insertIssuing(app.db, newInvoice);
@@ -320,16 +304,18 @@ export async function callChannel(app: FastifyInstance, c: ChannelCall): Promise
   const recorder: IssueRecorder = {
     record,
     issuedSql: {
-      guard: sql`select id from invoices where id = ${c.id} and status = 'issuing' for update`,
+      guard: sql`
+        select id, serial_no, 1 as ord, ${c.totalAmount}::numeric as total_amount from invoices
+        where id = ${c.id} and status = 'issuing' for update`,
       ctes: sql`
         recorded as (
           update invoices i set status = 'issued', invoice_code = issued.invoice_code,
             invoice_no = issued.invoice_no, check_code = issued.check_code, issued_at = issued.issued_at,
-            qr_string = ${issuedQrSql(c)},
+            qr_string = ${issuedQrSql(c.invoiceType, { totalAmount: sql`i.total_amount`, totalWithTax: sql`i.total_with_tax` })},
             error_code = null, error_message = null, updated_at = now()
           from issued
           where i.id = ${c.id} and i.status = 'issuing'
-          returning i.id, i.client_id, issued.invoice_code, issued.invoice_no
+          returning i.id, i.serial_no, i.client_id, issued.invoice_code, issued.invoice_no
         ),
         issued_event as (
           insert into invoice_events (invoice_id, client_id, kind, user_id, detail)

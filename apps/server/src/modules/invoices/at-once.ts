@@ -1,0 +1,99 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AtOnceIssued, TaxChannel } from '../../channels/types.ts';
+import { issueAtOnceSql, issuedQrSql } from './issue-repo.ts';
+import type { NewInvoice } from './repo.ts';
+
+/** At most this many invoices in one statement. */
+const MAX_BATCH = 64;
+
+type Waiter = {
+  invoice: NewInvoice;
+  resolve: (r: AtOnceIssued | null) => void;
+  reject: (err: unknown) => void;
+};
+type Queue = { waiting: Waiter[]; busy: boolean };
+
+/** Per channel (one per app instance): the queue of each business, device and kind. */
+const queuesByChannel = new WeakMap<TaxChannel, Map<string, Queue>>();
+
+/**
+ * Issues a new invoice through the channel's `issueAtOnce`, if it has one (group commit): while a
+ * statement for the same business, device and 数电 kind is running, the invoices that arrive wait
+ * and then go together in the next statement, so the device's counter is locked, and the commit
+ * flushed, once per batch instead of once per invoice. An idle device issues at once (a batch of
+ * one). Older kinds take their numbers from stock ranges one invoice at a time. Null when the
+ * channel did not issue it (the caller takes the two-step path).
+ */
+export function issueAtOnce(app: FastifyInstance, invoice: NewInvoice): Promise<AtOnceIssued | null> {
+  const channel = app.taxChannel;
+  if (!channel.issueAtOnce) return Promise.resolve(null);
+  if (!invoice.digital) {
+    return issueBatch(app, [invoice]).then((issued) => issued?.get(invoice.serialNo) ?? null);
+  }
+  let queues = queuesByChannel.get(channel);
+  if (!queues) {
+    queues = new Map();
+    queuesByChannel.set(channel, queues);
+  }
+  const key = `${invoice.clientId}:${invoice.deviceId}:${invoice.req.invoice_type}`;
+  let queue = queues.get(key);
+  if (!queue) {
+    queue = { waiting: [], busy: false };
+    queues.set(key, queue);
+  }
+  const q = queue;
+  const all = queues;
+  return new Promise((resolve, reject) => {
+    q.waiting.push({ invoice, resolve, reject });
+    if (!q.busy) void drain(app, all, key, q);
+  });
+}
+
+async function drain(app: FastifyInstance, queues: Map<string, Queue>, key: string, q: Queue): Promise<void> {
+  q.busy = true;
+  while (q.waiting.length > 0) {
+    const taken = q.waiting.splice(0, MAX_BATCH);
+    // the same serial twice (a double click) goes alone to the two-step path, which answers it
+    // with the first one's invoice; in the batch it would undo everybody's statement
+    const seen = new Set<string>();
+    const batch: Waiter[] = [];
+    for (const w of taken) {
+      if (seen.has(w.invoice.serialNo)) w.resolve(null);
+      else {
+        seen.add(w.invoice.serialNo);
+        batch.push(w);
+      }
+    }
+    try {
+      const issued = await issueBatch(
+        app,
+        batch.map((w) => w.invoice),
+      );
+      for (const w of batch) w.resolve(issued?.get(w.invoice.serialNo) ?? null);
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+    }
+  }
+  q.busy = false;
+  queues.delete(key);
+}
+
+/** One statement for invoices of one business, device and kind (all or none issued). */
+function issueBatch(app: FastifyInstance, invoices: NewInvoice[]): Promise<Map<string, AtOnceIssued> | null> {
+  const first = invoices[0]!;
+  const invoiceType = first.req.invoice_type;
+  const qr = issuedQrSql(invoiceType, {
+    totalAmount: sql`r.total_amount`,
+    totalWithTax: sql`r.total_with_tax`,
+  });
+  return app.taxChannel.issueAtOnce!(
+    {
+      clientId: first.clientId,
+      deviceId: first.deviceId,
+      invoiceType,
+      items: invoices.map((n) => ({ serialNo: n.serialNo, totalAmount: n.req.invoice_info.total_amount })),
+    },
+    issueAtOnceSql(invoices, qr),
+  );
+}

@@ -1,0 +1,238 @@
+import { qrTypeCodeFor } from '@kaipiao/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { isDigitalType } from '../../channels/numbers.ts';
+import type { IssuedSql } from '../../channels/types.ts';
+import type { Db } from '../../db/client.ts';
+import { executePrepared } from '../../lib/prepared.ts';
+import type { IssueContext, NewInvoice } from './repo.ts';
+
+/**
+ * The 票面 QR text in SQL over the channel's CTE `issued` (kp_invoice_qr mirrors buildInvoiceQr),
+ * recorded in the statement that allocates the number; `amounts` are the invoice's own columns.
+ */
+export function issuedQrSql(invoiceType: string, amounts: { totalAmount: SQL; totalWithTax: SQL }): SQL {
+  const typeCode = qrTypeCodeFor(invoiceType);
+  if (!typeCode) return sql`''`;
+  return isDigitalType(invoiceType)
+    ? sql`kp_invoice_qr(${typeCode}, '', issued.invoice_no, ${amounts.totalWithTax}, issued.issued_at, '')`
+    : sql`kp_invoice_qr(${typeCode}, issued.invoice_code, issued.invoice_no, ${amounts.totalAmount},
+        issued.issued_at, issued.check_code)`;
+}
+
+/**
+ * The invoices of a request as one JSON parameter, one object per invoice with its lines inside:
+ * the statements below read it back with `requestRows`, so their text does not depend on the
+ * number of invoices or lines (one prepared statement each).
+ */
+function requestJson(items: NewInvoice[]): string {
+  return JSON.stringify(
+    items.map((n, i) => {
+      const { req } = n;
+      const b = req.buyer;
+      const info = req.invoice_info;
+      return {
+        ord: i + 1,
+        store_id: n.storeId,
+        serial_no: n.serialNo,
+        request_hash: n.requestHash,
+        invoice_type: req.invoice_type,
+        buyer_title_type: b.title_type,
+        buyer_name: b.name,
+        buyer_tax_code: b.tax_code,
+        buyer_address: b.address,
+        buyer_phone: b.phone,
+        buyer_bank_name: b.bank_name,
+        buyer_bank_account: b.bank_account,
+        buyer_email: b.email,
+        buyer_mobile: b.mobile,
+        price_includes_tax: info.price_includes_tax,
+        total_amount: info.total_amount,
+        total_tax: info.total_tax,
+        total_with_tax: info.total_price_with_tax,
+        remark: info.remark,
+        drawer: info.drawer,
+        payee: info.payee,
+        reviewer: info.reviewer,
+        specific_business_code: info.specific_business_code ?? null,
+        specific_business: n.specificBusiness,
+        created_by: n.userId,
+        // the `created` event's detail (reconciliation reads `send_email` from it)
+        created_detail: { status: 'issuing', serial_no: n.serialNo, send_email: req.send_email },
+        lines: n.lines.map((l) => ({
+          line_no: l.lineNo,
+          line_kind: l.lineKind,
+          goods_id: l.goodsId,
+          tax_class_code: l.taxClassCode,
+          short_name: l.shortName,
+          item_name: l.itemName,
+          full_name: l.fullName,
+          spec: l.spec,
+          unit: l.unit,
+          quantity: l.quantity,
+          unit_price: l.unitPrice,
+          unit_price_with_tax: l.unitPriceWithTax,
+          amount: l.amount,
+          tax_rate: l.taxRate,
+          tax_amount: l.taxAmount,
+          amount_with_tax: l.amountWithTax,
+          preferential_code: l.preferentialCode,
+          zero_rate_flag: l.zeroRateFlag,
+        })),
+      };
+    }),
+  );
+}
+
+/** The rows of `requestJson`, as a FROM item aliased `r`. */
+const requestRows = (items: NewInvoice[]) => sql`
+  jsonb_to_recordset(${requestJson(items)}::jsonb) as r(
+    ord int, store_id int, serial_no text, request_hash text, invoice_type text, buyer_title_type smallint,
+    buyer_name text, buyer_tax_code text, buyer_address text, buyer_phone text, buyer_bank_name text,
+    buyer_bank_account text, buyer_email text, buyer_mobile text, price_includes_tax boolean,
+    total_amount numeric, total_tax numeric, total_with_tax numeric, remark text, drawer text, payee text,
+    reviewer text, specific_business_code text, specific_business jsonb, created_by int, created_detail jsonb,
+    lines jsonb)`;
+
+/**
+ * `insert into invoices … select … from <from>`: `from` provides `r` (requestRows) and the seller
+ * (client_id, seller_name … seller_bank_account) as `seller`, an alias. With `qr` (the 票面 QR over the
+ * channel's CTE `issued`, which `from` must then provide) the invoice is inserted issued;
+ * otherwise it starts `issuing`.
+ */
+function invoicesInsert(deviceId: number, from: SQL, seller: 's' | 'r', qr: SQL | null): SQL {
+  const s = sql.raw(seller);
+  return sql`
+    insert into invoices (
+      client_id, store_id, device_id, serial_no, request_hash, source, invoice_type, direction,
+      buyer_title_type, buyer_name, buyer_tax_code, buyer_address, buyer_phone, buyer_bank_name,
+      buyer_bank_account, buyer_email, buyer_mobile,
+      seller_name, seller_tax_code, seller_address, seller_phone, seller_bank_name, seller_bank_account,
+      price_includes_tax, total_amount, total_tax, total_with_tax, remark, drawer, payee, reviewer,
+      specific_business_code, specific_business, created_by,
+      status, invoice_code, invoice_no, check_code, issued_at, qr_string)
+    select
+      ${s}.client_id, r.store_id, ${deviceId}::int, r.serial_no, r.request_hash, 'online', r.invoice_type, 'blue',
+      r.buyer_title_type, r.buyer_name, r.buyer_tax_code, r.buyer_address, r.buyer_phone, r.buyer_bank_name,
+      r.buyer_bank_account, r.buyer_email, r.buyer_mobile,
+      ${s}.seller_name, ${s}.seller_tax_code, ${s}.seller_address, ${s}.seller_phone, ${s}.seller_bank_name,
+      ${s}.seller_bank_account,
+      r.price_includes_tax, r.total_amount, r.total_tax, r.total_with_tax, r.remark, r.drawer, r.payee, r.reviewer,
+      r.specific_business_code, r.specific_business, r.created_by,
+      ${
+        qr
+          ? sql`'issued', issued.invoice_code, issued.invoice_no, issued.check_code, issued.issued_at, ${qr}`
+          : sql`'issuing', '', null, '', null, ''`
+      }
+    from ${from}
+    order by r.ord`;
+}
+
+/** `insert into invoice_lines` from `from`, which provides `inv` (id, client_id) and `r` (its request). */
+const linesInsert = (from: SQL) => sql`
+  insert into invoice_lines (
+    invoice_id, line_no, client_id, line_kind, goods_id, tax_class_code, short_name, item_name, full_name,
+    spec, unit, quantity, unit_price, unit_price_with_tax, amount, tax_rate, tax_amount, amount_with_tax,
+    preferential_code, zero_rate_flag)
+  select inv.id, l.line_no, inv.client_id, l.line_kind, l.goods_id, l.tax_class_code, l.short_name,
+    l.item_name, l.full_name, l.spec, l.unit, l.quantity, l.unit_price, l.unit_price_with_tax, l.amount,
+    l.tax_rate, l.tax_amount, l.amount_with_tax, l.preferential_code, l.zero_rate_flag
+  from ${from}, jsonb_to_recordset(r.lines) as l(
+    line_no int, line_kind smallint, goods_id int, tax_class_code text, short_name text, item_name text,
+    full_name text, spec text, unit text, quantity numeric, unit_price numeric, unit_price_with_tax numeric,
+    amount numeric, tax_rate numeric, tax_amount numeric, amount_with_tax numeric, preferential_code text,
+    zero_rate_flag text)`;
+
+/** Whether the store may issue through the device: bound to it, or granted while it is hosted. */
+const boundSql = (deviceId: SQL, storeId: SQL) => sql`
+  (exists (select 1 from device_stores ds where ds.device_id = ${deviceId} and ds.store_id = ${storeId})
+    -- or a store granted hosted issuing (trusteeship module; rows exist only while hosted)
+    or exists (select 1 from trusteeship_grants tg where tg.device_id = ${deviceId} and tg.store_id = ${storeId}))`;
+
+/** The seller's columns of the business row `c`. */
+const SELLER = sql.raw(`c.id as client_id, c.name as seller_name, c.tax_code as seller_tax_code,
+  c.address as seller_address, c.phone as seller_phone, c.bank_name as seller_bank_name,
+  c.bank_account as seller_bank_account`);
+
+/**
+ * One round trip: reads the business (seller), the device with its binding, quota and stock and
+ * the serial's invoice, and — when the serial is new and the device may issue this invoice —
+ * inserts the invoice (status issuing, the seller from the business row), its lines and the
+ * `created` event. `new_id` tells whether it did; otherwise the context says why (device checks
+ * are repeated in the service to name the refusal). Null when the business does not exist.
+ */
+export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext | null> {
+  const { req } = n;
+  const amount = req.invoice_info.total_amount;
+  const res = await executePrepared<IssueContext>(
+    db,
+    sql`
+    with cfg as (select set_config('synchronous_commit', ${n.asyncCommit ? 'off' : 'on'}, true) as v),
+    req as (select * from ${requestRows([n])}),
+    ctx as (
+      select ${SELLER}, c.taxpayer_type,
+        d.id as device_id, d.status as device_status, d.online, d.locked, d.invoice_types,
+        d.per_invoice_limit, d.monthly_quota,
+        case when d.quota_month = ${n.month} then d.quota_used else 0 end as quota_used,
+        ${boundSql(sql`d.id`, sql`${n.storeId}::int`)} as bound,
+        (select coalesce(sum(r.end_no - r.next_no + 1), 0) from channel_number_ranges r
+          where r.device_id = d.id and r.invoice_type = ${req.invoice_type} and r.next_no <= r.end_no) as stock,
+        i.id as inv_id, i.request_hash as inv_hash, i.status as inv_status
+      from clients c
+      left join tax_devices d on d.id = ${n.deviceId} and d.client_id = c.id
+      left join invoices i on i.client_id = c.id and i.serial_no = ${n.serialNo}
+      cross join cfg
+      where c.id = ${n.clientId}
+    ), ok as (
+      select * from ctx
+      where inv_id is null and device_id is not null and bound and ${req.invoice_type} = any(invoice_types)
+        and device_status = 'active' and online and not locked
+        and per_invoice_limit >= ${amount}::numeric
+        and (monthly_quota is null or quota_used + ${amount}::numeric <= monthly_quota)
+        and (${n.digital} or stock > 0)
+    ), inv as (
+      ${invoicesInsert(n.deviceId, sql`ok s, req r`, 's', null)}
+      on conflict (client_id, serial_no) do nothing
+      returning id, client_id
+    ), lines as (
+      ${linesInsert(sql`inv, req r`)}
+    ), ev as (
+      insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
+      select inv.id, inv.client_id, 'created', r.created_by, r.created_detail from inv, req r
+    )
+    select ctx.*, (select id from inv) as new_id from ctx`,
+  );
+  return res.rows[0] ?? null;
+}
+
+/**
+ * The SQL with which an in-database channel issues new invoices of one business and device in
+ * one statement (TaxChannel.issueAtOnce): the guard yields each invoice whose serial is new and
+ * whose store may use the device (the channel checks the device itself); the CTEs insert the
+ * invoices already issued, their lines and their `created` and `issued` events. `qr` is the 票面
+ * QR expression over `issued` and `r` (the request row).
+ */
+export function issueAtOnceSql(items: NewInvoice[], qr: SQL): IssuedSql {
+  const first = items[0]!;
+  return {
+    guard: sql`
+      select r.*, ${SELLER}
+      from ${requestRows(items)}
+      join clients c on c.id = ${first.clientId}
+      where not exists (select 1 from invoices i where i.client_id = c.id and i.serial_no = r.serial_no)
+        and ${boundSql(sql`${first.deviceId}::int`, sql`r.store_id`)}`,
+    ctes: sql`
+      recorded as (
+        ${invoicesInsert(first.deviceId, sql`guard r join issued on issued.serial_no = r.serial_no`, 'r', qr)}
+        returning id, client_id, serial_no, invoice_code, invoice_no
+      ), at_once_lines as (
+        ${linesInsert(sql`recorded inv join guard r on r.serial_no = inv.serial_no`)}
+      ), at_once_events as (
+        insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
+        select inv.id, inv.client_id, k.kind, r.created_by,
+          case when k.kind = 'created' then r.created_detail
+            else jsonb_build_object('invoice_code', inv.invoice_code, 'invoice_no', inv.invoice_no) end
+        from recorded inv join guard r on r.serial_no = inv.serial_no, (values (1, 'created'), (2, 'issued')) as k(o, kind)
+        order by r.ord, k.o
+      )`,
+  };
+}
