@@ -6,13 +6,18 @@ import type { NewInvoice } from './repo.ts';
 
 /** At most this many invoices in one statement. */
 const MAX_BATCH = 64;
+/**
+ * Statements of one queue in flight at once: while one waits for its WAL flush (its locks are
+ * already released, see IssuedSql), the next can run.
+ */
+const IN_FLIGHT = 2;
 
 type Waiter = {
   invoice: NewInvoice;
   resolve: (r: AtOnceIssued | null) => void;
   reject: (err: unknown) => void;
 };
-type Queue = { waiting: Waiter[]; busy: boolean };
+type Queue = { waiting: Waiter[]; running: number };
 
 /** Per channel (one per app instance): the queue of each business, device and kind. */
 const queuesByChannel = new WeakMap<TaxChannel, Map<string, Queue>>();
@@ -39,44 +44,51 @@ export function issueAtOnce(app: FastifyInstance, invoice: NewInvoice): Promise<
   const key = `${invoice.clientId}:${invoice.deviceId}:${invoice.req.invoice_type}`;
   let queue = queues.get(key);
   if (!queue) {
-    queue = { waiting: [], busy: false };
+    queue = { waiting: [], running: 0 };
     queues.set(key, queue);
   }
   const q = queue;
   const all = queues;
   return new Promise((resolve, reject) => {
     q.waiting.push({ invoice, resolve, reject });
-    if (!q.busy) void drain(app, all, key, q);
+    pump(app, all, key, q);
   });
 }
 
-async function drain(app: FastifyInstance, queues: Map<string, Queue>, key: string, q: Queue): Promise<void> {
-  q.busy = true;
-  while (q.waiting.length > 0) {
+/** Starts statements for the waiting invoices while fewer than IN_FLIGHT run. */
+function pump(app: FastifyInstance, queues: Map<string, Queue>, key: string, q: Queue): void {
+  while (q.running < IN_FLIGHT && q.waiting.length > 0) {
     const taken = q.waiting.splice(0, MAX_BATCH);
-    // the same serial twice (a double click) goes alone to the two-step path, which answers it
-    // with the first one's invoice; in the batch it would undo everybody's statement
-    const seen = new Set<string>();
-    const batch: Waiter[] = [];
-    for (const w of taken) {
-      if (seen.has(w.invoice.serialNo)) w.resolve(null);
-      else {
-        seen.add(w.invoice.serialNo);
-        batch.push(w);
-      }
-    }
-    try {
-      const issued = await issueBatch(
-        app,
-        batch.map((w) => w.invoice),
-      );
-      for (const w of batch) w.resolve(issued?.get(w.invoice.serialNo) ?? null);
-    } catch (err) {
-      for (const w of batch) w.reject(err);
+    q.running++;
+    void run(app, taken).finally(() => {
+      q.running--;
+      if (q.waiting.length > 0) pump(app, queues, key, q);
+      else if (q.running === 0) queues.delete(key);
+    });
+  }
+}
+
+async function run(app: FastifyInstance, taken: Waiter[]): Promise<void> {
+  // the same serial twice (a double click) goes alone to the two-step path, which answers it
+  // with the first one's invoice; in the batch it would undo everybody's statement
+  const seen = new Set<string>();
+  const batch: Waiter[] = [];
+  for (const w of taken) {
+    if (seen.has(w.invoice.serialNo)) w.resolve(null);
+    else {
+      seen.add(w.invoice.serialNo);
+      batch.push(w);
     }
   }
-  q.busy = false;
-  queues.delete(key);
+  try {
+    const issued = await issueBatch(
+      app,
+      batch.map((w) => w.invoice),
+    );
+    for (const w of batch) w.resolve(issued?.get(w.invoice.serialNo) ?? null);
+  } catch (err) {
+    for (const w of batch) w.reject(err);
+  }
 }
 
 /** One statement for invoices of one business, device and kind (all or none issued). */

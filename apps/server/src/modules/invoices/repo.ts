@@ -4,16 +4,24 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
 import type { StoredLine } from './validate.ts';
 
-/** JSON with object keys sorted, so equal payloads hash equally whatever the key order. */
+/**
+ * JSON with object keys sorted, so equal payloads hash equally whatever the key order (stored
+ * hashes depend on this exact text: undefined members are left out, as JSON.stringify does).
+ */
 function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i > 0 ? ',' : '') + (canonical(v[i]) ?? '');
+    return `${out}]`;
   }
-  return JSON.stringify(v);
+  const o = v as Record<string, unknown>;
+  let out = '{';
+  for (const k of Object.keys(o).sort()) {
+    if (o[k] === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${canonical(o[k])}`;
+  }
+  return `${out}}`;
 }
 
 /**

@@ -44,6 +44,19 @@ export function maxLines(invoiceType: string): number {
   return 100;
 }
 
+/** The rates a taxpayer may use on a Beijing day (ratesFor), kept for the day. */
+const rateSets = new Map<string, ReadonlySet<string>>();
+function allowedRatesFor(taxpayerType: 'general' | 'small', now: Date): ReadonlySet<string> {
+  const key = `${taxpayerType}:${Math.floor((now.getTime() + 8 * 3600_000) / 86_400_000)}`;
+  let set = rateSets.get(key);
+  if (!set) {
+    if (rateSets.size > 16) rateSets.clear();
+    set = new Set(ratesFor({ taxpayerType, date: now }).map((r) => r.value));
+    rateSets.set(key, set);
+  }
+  return set;
+}
+
 /**
  * The payload rules beyond its zod schema (domain.md §1.5, §2.2, §4): every line recomputed with
  * `computeLine` and the bureau's tolerances checked on what was submitted; buyer rules; line
@@ -58,9 +71,7 @@ export function validateBlue(
   const issues: FieldIssue[] = [];
   const add = (field: string, message: string) => issues.push({ field, message });
   const includes = req.invoice_info.price_includes_tax;
-  const allowedRates = new Set(
-    ratesFor({ taxpayerType: seller.taxpayerType, date: now }).map((r) => r.value),
-  );
+  const allowedRates = allowedRatesFor(seller.taxpayerType, now);
 
   const lines: StoredLine[] = [];
   const checkLines: CheckLine[] = [];
