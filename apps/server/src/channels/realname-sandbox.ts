@@ -161,7 +161,7 @@ export class SandboxRealNameBureau {
 
   /**
    * A QR for the person to scan. A still-valid QR is answered again; a new one is refused within a
-   * minute of the last and after 20 in a day (`bureau`: raised by the bureau itself, not counted).
+   * minute of the last and after 20 in a day (`bureau`: raised by the bureau itself, counted in neither).
    * `prompt`: the QR belongs to a bureau-raised authorisation (the socket prompt), not the person's own login.
    */
   async qr(
@@ -183,10 +183,10 @@ export class SandboxRealNameBureau {
     await this.update(clientId, deviceId, {
       authStatus: AUTH_STATUS.valid,
       qrToken: randomBytes(12).toString('hex'),
-      qrIssuedAt: now,
       qrExpiresAt: new Date(now.getTime() + REAL_NAME_LIMITS.qrTtlSeconds * 1000),
       promptRaised: opts.bureau || opts.prompt ? 1 : 0,
-      ...(opts.bureau ? {} : { qrDay: day, qrDayCount: count + 1 }),
+      // the limits count the QRs asked for, not those the bureau raises by itself
+      ...(opts.bureau ? {} : { qrIssuedAt: now, qrDay: day, qrDayCount: count + 1 }),
     });
     return this.state(clientId, deviceId);
   }

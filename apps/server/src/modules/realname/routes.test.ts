@@ -218,6 +218,17 @@ describe('real-name routes (sandbox bureau)', () => {
     expect((await check()).checkAuth).toBe(0);
   });
 
+  it('a QR the bureau raises counts in neither of the person’s QR limits', async () => {
+    const device = f.ids.digital;
+    await setRow(device, { qrIssuedAt: new Date(Date.now() - 61_000), qrDayCount: 19 });
+    await dev('require', { device_id: device });
+    await dev('expire', { device_id: device });
+    const own = await post(`/v3/equipment/jc-get-qr-code?${q}`, { device_id: device });
+    expect(own.json).toMatchObject({ code: 0, data: { authStatus: 1 } });
+    const [row] = await t.db.select().from(realnameSessions).where(eq(realnameSessions.deviceId, device));
+    expect(row!.qrDayCount).toBe(20);
+  });
+
   it('the old GET /v3/real-name/check-auth is gone (check-tax answers)', async () => {
     expect((await get(`/v3/real-name/check-auth?${q}`)).status).toBe(404);
   });
