@@ -78,6 +78,24 @@ export class DeviceAuthHub {
     });
   }
 
+  /**
+   * Closes this process's sockets (of one business, or all) as a server restart would (1012): the
+   * sandbox control that lets a test watch the browser reconnect. Returns how many were closed.
+   */
+  drop(clientId?: number): number {
+    const ids = clientId === undefined ? [...this.sockets.keys()] : [clientId];
+    let n = 0;
+    for (const id of ids) {
+      // forgotten at once: a socket's 'close' waits for the browser's side of the handshake
+      for (const ws of this.sockets.get(id) ?? []) {
+        ws.close(1012, 'restart');
+        n++;
+      }
+      this.sockets.delete(id);
+    }
+    return n;
+  }
+
   /** sockets of this process for a business (tests) */
   count(clientId: number): number {
     return this.sockets.get(clientId)?.size ?? 0;

@@ -25,5 +25,5 @@ export const realNameModule = fp(async (app: FastifyInstance) => {
   app.decorate('realName', { service, hub });
   await app.register(realNameRoutes(service));
   await app.register(deviceAuthSocket(service, hub));
-  if (!app.env.isProduction) await app.register(realNameDevRoutes(service));
+  if (!app.env.isProduction) await app.register(realNameDevRoutes(service, hub));
 });

@@ -123,4 +123,21 @@ describe('GET /ws/device-auth (device-authorisation socket)', () => {
     );
     expect(qrs).toEqual([]);
   });
+
+  it('POST /v3/dev/real-name/drop-sockets closes this process’s sockets of the business (1012)', async () => {
+    const ws = await open(a.app, f.ids.software);
+    const other = await open(a.app, f.ids.hotel);
+    const closed = new Promise<number>((resolve) => ws.on('close', (code: number) => resolve(code)));
+    // (sockets of earlier tests left open on this process count too)
+    const before = a.app.realName.hub.count(f.ids.software);
+    const hotels = a.app.realName.hub.count(f.ids.hotel);
+    const res = await call(a.app, 'POST', '/v3/dev/real-name/drop-sockets', {
+      body: { client_id: f.ids.software },
+    });
+    expect(res.json).toMatchObject({ code: 0, data: { closed: before } });
+    expect(await closed).toBe(1012);
+    expect(a.app.realName.hub.count(f.ids.software)).toBe(0);
+    expect(a.app.realName.hub.count(f.ids.hotel)).toBe(hotels);
+    other.terminate();
+  });
 });
