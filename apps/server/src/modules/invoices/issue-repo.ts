@@ -218,7 +218,9 @@ export function issueAtOnceSql(items: NewInvoice[], qr: SQL): IssuedSql {
       select r.*, ${SELLER}
       from ${requestRows(items)}
       join clients c on c.id = ${first.clientId}
-      where not exists (select 1 from invoices i where i.client_id = c.id and i.serial_no = r.serial_no)
+      -- a subquery per row, not an anti-join: the planner guesses 100 request rows and would hash
+      -- the whole invoices table for a generic plan of this prepared statement
+      where (select i.id from invoices i where i.client_id = c.id and i.serial_no = r.serial_no) is null
         and ${boundSql(sql`${first.deviceId}::int`, sql`r.store_id`)}`,
     ctes: sql`
       recorded as (
