@@ -18,9 +18,12 @@ test.describe('two-factor login (phone-verification dialog)', () => {
     const dialog = page.getByRole('dialog', { name: '手机号验证' });
     await expect(dialog).toBeVisible();
 
-    // spec §5: the rules and their messages
-    await dialog.getByRole('button', { name: '确定', exact: true }).click();
-    await expect(dialog.getByText(MSG.PICTURE_CODE)).toBeVisible();
+    // spec §5: the rules and their messages (a click landing while the dialog still opens is
+    // swallowed by its animation: click again until the form answers)
+    await expect(async () => {
+      await dialog.getByRole('button', { name: '确定', exact: true }).click();
+      await expect(dialog.getByText(MSG.PICTURE_CODE)).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 15_000 });
     await expect(dialog.getByText(MSG.MOBILE_REQUIRED)).toBeVisible();
     await expect(dialog.getByText(MSG.SMS_CODE_REQUIRED)).toBeVisible();
 
