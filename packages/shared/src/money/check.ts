@@ -34,6 +34,21 @@ export interface AmountIssue {
   message: string;
 }
 
+const ZERO = new Dec(0);
+const LINE_AMOUNT_TOL = new Dec('0.01');
+const LINE_TAX_TOL = new Dec('0.06');
+const TOTAL_AMOUNT_TOL = new Dec('0.01');
+const TAX_TOTAL_TOL = new Dec('1.27');
+/** The Decimal of each normalised rate, made once. */
+const rateDecimals = new Map<string, Dec>();
+function rateDecimal(value: string): Dec {
+  let d = rateDecimals.get(value);
+  if (!d) {
+    d = new Dec(value);
+    rateDecimals.set(value, d);
+  }
+  return d;
+}
 const MONEY = /^[+-]?\d{1,16}(\.\d{1,2})?$/;
 const DEC8 = /^[+-]?\d{1,16}(\.\d{1,8})?$/;
 const blank = (v: string | null | undefined) => v === null || v === undefined || String(v).trim() === '';
@@ -54,9 +69,9 @@ export function checkInvoiceAmounts(input: CheckInvoiceInput): AmountIssue[] {
   const blue = input.direction === 'blue';
   if (input.lines.length === 0) add('goods_info', M.NO_LINES);
 
-  let sumAmount = new Dec(0);
-  let sumTax = new Dec(0);
-  let sumExact = new Dec(0);
+  let sumAmount = ZERO;
+  let sumTax = ZERO;
+  let sumExact = ZERO;
   let linesOk = true;
 
   input.lines.forEach((line, i) => {
@@ -75,7 +90,7 @@ export function checkInvoiceAmounts(input: CheckInvoiceInput): AmountIssue[] {
       linesOk = false;
       return;
     }
-    const rate = new Dec(rateValue);
+    const rate = rateDecimal(rateValue);
     sumAmount = sumAmount.plus(amount);
     sumTax = sumTax.plus(tax);
     sumExact = sumExact.plus(amount.times(rate));
@@ -93,26 +108,28 @@ export function checkInvoiceAmounts(input: CheckInvoiceInput): AmountIssue[] {
       if (!q) add(f('quantity'), M.QUANTITY_FORMAT(n));
       if (!p) add(f('price'), M.PRICE_FORMAT(n));
       if (p?.isNegative() && !p.isZero()) add(f('price'), M.PRICE_NEGATIVE(n));
-      if (q && p && q.times(p).minus(amount).abs().greaterThan('0.01'))
+      if (q && p && q.times(p).minus(amount).abs().greaterThan(LINE_AMOUNT_TOL))
         add(f('amount'), M.LINE_AMOUNT_ERROR(n));
     }
 
-    if (amount.times(rate).minus(tax).abs().greaterThan('0.06')) add(f('tax_amount'), M.LINE_TAX_ERROR(n));
+    if (amount.times(rate).minus(tax).abs().greaterThan(LINE_TAX_TOL))
+      add(f('tax_amount'), M.LINE_TAX_ERROR(n));
     else if (rate.isZero() && !tax.isZero()) add(f('tax_amount'), M.ZERO_RATE_TAX(n));
     if (!amount.plus(tax).equals(withTax)) add(f('amount_with_tax'), M.LINE_WITH_TAX_MISMATCH(n));
 
     // signs
     if (!blue) {
       if (kind !== 0) add(f('line_kind'), M.RED_LINE_KIND(n));
-      if (amount.greaterThan(0) || tax.greaterThan(0) || withTax.greaterThan(0))
+      if (amount.greaterThan(ZERO) || tax.greaterThan(ZERO) || withTax.greaterThan(ZERO))
         add(f('amount'), M.RED_LINE_POSITIVE(n));
     } else if (kind === 1) {
-      if (!amount.lessThan(0) || !withTax.lessThan(0)) add(f('amount'), M.DISCOUNT_NEGATIVE(n));
-      if (tax.greaterThan(0)) add(f('tax_amount'), M.DISCOUNT_TAX_POSITIVE(n));
+      if (!amount.lessThan(ZERO) || !withTax.lessThan(ZERO)) add(f('amount'), M.DISCOUNT_NEGATIVE(n));
+      if (tax.greaterThan(ZERO)) add(f('tax_amount'), M.DISCOUNT_TAX_POSITIVE(n));
       checkDiscountPair(input.lines, i, add);
     } else {
-      if (!amount.greaterThan(0) || !withTax.greaterThan(0)) add(f('amount'), M.LINE_AMOUNT_POSITIVE(n));
-      if (tax.lessThan(0)) add(f('tax_amount'), M.LINE_TAX_NEGATIVE(n));
+      if (!amount.greaterThan(ZERO) || !withTax.greaterThan(ZERO))
+        add(f('amount'), M.LINE_AMOUNT_POSITIVE(n));
+      if (tax.lessThan(ZERO)) add(f('tax_amount'), M.LINE_TAX_NEGATIVE(n));
       if (kind === 2 && (input.lines[i + 1]?.lineKind ?? 0) !== 1)
         add(f('line_kind'), M.DISCOUNTED_WITHOUT_DISCOUNT(n));
     }
@@ -132,17 +149,18 @@ export function checkInvoiceAmounts(input: CheckInvoiceInput): AmountIssue[] {
   if (!totalAmount.plus(totalTax).equals(totalWithTax))
     add('invoice_info.total_price_with_tax', M.TOTAL_IDENTITY);
   if (blue) {
-    if (!totalAmount.greaterThan(0)) add('invoice_info.total_amount', M.TOTAL_POSITIVE);
-    if (totalTax.lessThan(0)) add('invoice_info.total_tax', M.TOTAL_TAX_NEGATIVE);
-    if (!totalWithTax.greaterThan(0)) add('invoice_info.total_price_with_tax', M.TOTAL_WITH_TAX_POSITIVE);
-  } else if (totalAmount.greaterThan(0) || totalTax.greaterThan(0) || totalWithTax.greaterThan(0)) {
+    if (!totalAmount.greaterThan(ZERO)) add('invoice_info.total_amount', M.TOTAL_POSITIVE);
+    if (totalTax.lessThan(ZERO)) add('invoice_info.total_tax', M.TOTAL_TAX_NEGATIVE);
+    if (!totalWithTax.greaterThan(ZERO)) add('invoice_info.total_price_with_tax', M.TOTAL_WITH_TAX_POSITIVE);
+  } else if (totalAmount.greaterThan(ZERO) || totalTax.greaterThan(ZERO) || totalWithTax.greaterThan(ZERO)) {
     add('invoice_info.total_amount', M.RED_TOTAL_POSITIVE);
   }
   if (linesOk && input.lines.length > 0) {
-    if (sumAmount.minus(totalAmount).abs().greaterThan('0.01'))
+    if (sumAmount.minus(totalAmount).abs().greaterThan(TOTAL_AMOUNT_TOL))
       add('invoice_info.total_amount', M.TOTAL_AMOUNT_ERROR);
     if (!sumTax.equals(totalTax)) add('invoice_info.total_tax', M.TOTAL_TAX_SUM);
-    if (sumExact.minus(totalTax).abs().greaterThan('1.27')) add('invoice_info.total_tax', M.TOTAL_TAX_ERROR);
+    if (sumExact.minus(totalTax).abs().greaterThan(TAX_TOTAL_TOL))
+      add('invoice_info.total_tax', M.TOTAL_TAX_ERROR);
   }
   return issues;
 }

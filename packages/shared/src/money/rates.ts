@@ -88,13 +88,27 @@ export function rateLabel(
 
 /** Normalises a rate to its TAX_RATES value ("0.060" → "0.06"), or null if it is not one of them. */
 export function normalizeRate(rate: DecimalInput): TaxRateValue | null {
+  if (typeof rate === 'string') {
+    // the same few strings every line of every invoice: parsed once (the issue path calls this per line)
+    const hit = normalized.get(rate);
+    if (hit !== undefined) return hit;
+    const value = normalizeParsed(rate);
+    if (normalized.size >= 256) normalized.clear();
+    normalized.set(rate, value);
+    return value;
+  }
+  return normalizeParsed(rate);
+}
+const normalized = new Map<string, TaxRateValue | null>();
+const RATE_DECIMALS = TAX_RATES.map((t) => ({ value: t.value, d: dec(t.value) }));
+function normalizeParsed(rate: DecimalInput): TaxRateValue | null {
   let r: ReturnType<typeof dec>;
   try {
     r = dec(rate, '税率');
   } catch {
     return null;
   }
-  return TAX_RATES.find((t) => r.equals(t.value))?.value ?? null;
+  return RATE_DECIMALS.find((t) => r.equals(t.d))?.value ?? null;
 }
 
 export interface RateOption {

@@ -4,6 +4,16 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
 import type { StoredLine } from './validate.ts';
 
+/** Sorted key lists by object shape, and quoted keys: payloads of one schema repeat both. */
+const sortedKeysByShape = new Map<string, string[]>();
+const quotedKeys = new Map<string, string>();
+
+function sameKeys(list: readonly string[], o: Record<string, unknown>, n: number): boolean {
+  if (list.length !== n) return false;
+  for (const k of list) if (!Object.hasOwn(o, k)) return false;
+  return true;
+}
+
 /**
  * JSON with object keys sorted, so equal payloads hash equally whatever the key order (stored
  * hashes depend on this exact text: undefined members are left out, as JSON.stringify does).
@@ -16,10 +26,26 @@ function canonical(v: unknown): string {
     return `${out}]`;
   }
   const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  const shape = keys.join('\u0000');
+  let sorted = sortedKeysByShape.get(shape);
+  // a key holding the separator could make two shapes look alike: use the list only if it holds
+  // exactly this object's keys
+  if (sorted && !sameKeys(sorted, o, keys.length)) sorted = undefined;
+  if (!sorted) {
+    sorted = [...keys].sort();
+    if (sortedKeysByShape.size < 1000) sortedKeysByShape.set(shape, sorted);
+  }
   let out = '{';
-  for (const k of Object.keys(o).sort()) {
-    if (o[k] === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${canonical(o[k])}`;
+  for (const k of sorted) {
+    const x = o[k];
+    if (x === undefined) continue;
+    let q = quotedKeys.get(k);
+    if (q === undefined) {
+      q = JSON.stringify(k);
+      if (quotedKeys.size < 5000) quotedKeys.set(k, q);
+    }
+    out += `${out.length > 1 ? ',' : ''}${q}:${canonical(x)}`;
   }
   return `${out}}`;
 }

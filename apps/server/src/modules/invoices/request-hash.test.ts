@@ -59,3 +59,13 @@ describe('requestHash', () => {
     expect(requestHash(body as unknown as BlueInvoiceRequest)).toBe(referenceHash(body));
   });
 });
+
+describe('requestHash shape cache', () => {
+  it('tells apart objects whose keys join to the same text', () => {
+    const a = { 'a\u0000b': 1, c: 2 } as unknown as Record<string, unknown>;
+    const b = { a: 1, 'b\u0000c': 2 } as unknown as Record<string, unknown>;
+    for (const req of [a, b, a, b]) {
+      expect(requestHash(req as unknown as BlueInvoiceRequest)).toBe(referenceHash(req));
+    }
+  });
+});

@@ -34,12 +34,18 @@ const ACCESS_TTL_MS = 15_000;
 export class AccessService {
   private readonly sessions = new TtlCache<SessionCtx | null>(SESSION_TTL_MS);
   private readonly access = new TtlCache<ClientAccess | AppError>(ACCESS_TTL_MS);
+  /** token → its sha256, so a busy session hashes its token once a minute, not on every request */
+  private readonly tokenHashes = new TtlCache<string>(60_000);
 
   constructor(private readonly db: Db) {}
 
   async sessionFromToken(token: string | undefined): Promise<SessionCtx> {
     if (!token) throw new AppError(CODE.UNAUTHORIZED);
-    const tokenHash = sha256(token);
+    let tokenHash = this.tokenHashes.get(token);
+    if (tokenHash === undefined) {
+      tokenHash = sha256(token);
+      this.tokenHashes.set(token, tokenHash);
+    }
     let ctx = this.sessions.get(tokenHash);
     if (ctx === undefined) {
       const row = await repo.findLiveSession(this.db, tokenHash);
@@ -136,6 +142,7 @@ export class AccessService {
 
   forgetAll(): void {
     this.sessions.clear();
+    this.tokenHashes.clear();
     this.access.clear();
     this.knownStores.clear();
   }
