@@ -32,6 +32,7 @@ import {
   type PdfSource,
   runExport,
 } from './export-runner.ts';
+import { defineExportSweepJob, sweepExpiredExports } from './export-sweep.ts';
 import { isoOf, readableStores, timeOf } from './scope.ts';
 
 export const EXPORT_JOB = 'export.invoices';
@@ -111,24 +112,11 @@ function toRecord(r: RecordListRow, now = Date.now()): ExportRecord {
   };
 }
 
-/** Deletes the files of a business's expired exports (best effort). */
-async function sweepExpired(app: FastifyInstance, clientId: number) {
-  const res = await app.db.execute<{ file_path: string }>(sql`
-    with old as (
-      select id, file_path from export_records
-      where client_id = ${clientId} and expires_at <= now() and file_path is not null
-      for update skip locked)
-    update export_records r set file_path = null from old where r.id = old.id
-    returning old.file_path`);
-  for (const r of res.rows) {
-    if (r.file_path)
-      await fs.rm(path.join(app.env.dataDir, r.file_path), { force: true }).catch(() => undefined);
-  }
-}
-
 /**
  * Bulk PDF download and Excel export as jobs (pg-boss queue `export.invoices`; in-process when jobs
- * are off), and the export-records list and download (/query/invoice/export-records).
+ * are off), and the export-records list and download (/query/invoice/export-records). Expired files
+ * are removed by an hourly job across all businesses (export-sweep.ts) and, for the session's business,
+ * when it creates an export.
  */
 export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   const deps = exportDeps(app);
@@ -140,6 +128,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     { queue: { retryLimit: 1, expireInSeconds: 60 * 60 } },
   );
+  if (jobs) defineExportSweepJob(app);
 
   const start = async (recordId: number) => {
     if (jobs?.enabled) {
@@ -200,7 +189,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         where client_id = ${access.clientId} and status in ('queued', 'running')
           and created_at > now() - interval '1 hour'`);
       if (Number(active.rows[0]?.n ?? 0) >= MAX_ACTIVE) throw new AppError(QUERY_CODE.EXPORT_BUSY);
-      await sweepExpired(app, access.clientId);
+      await sweepExpiredExports(deps, { clientId: access.clientId });
       const [rec] = await app.db
         .insert(exportRecords)
         .values({
