@@ -1,4 +1,12 @@
-import { BATCH_CODE, BATCH_SHEETS, CODE, INVOICE_CODE, MSG } from '@kaipiao/shared';
+import {
+  BATCH_CODE,
+  BATCH_SHEETS,
+  CODE,
+  INVOICE_CODE,
+  MONEY_MSG,
+  MSG,
+  smallScaleReductionRuns,
+} from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -372,6 +380,35 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
       expect(res.json.code).toBe(INVOICE_CODE.DEVICE_NOT_BOUND);
       await nothingHappened();
     });
+
+    it("refuses a small-scale business's 3% rows while the 1% reduction runs: the template has no reason column", async () => {
+      const p = `SS${++seq}x`;
+      const lodging = { 项目名称: '住宿费', 税收分类编码: '3070402000000000000', 单位: '天' };
+      const buf = await fillTemplate(
+        template,
+        [invoiceRow(`${p}1`), invoiceRow(`${p}2`)],
+        [lineRow(`${p}1`, { ...lodging, 税率: '3%' }), lineRow(`${p}2`, { ...lodging, 税率: '1%' })],
+      );
+      const res = await upload(
+        t.app,
+        `/v3/batch-invoice/upload?${f.scope(f.ids.hotel, f.ids.bs)}&device_id=${f.ids.hotelDigital}&invoice_type=82`,
+        f.admin,
+        { filename: 'batch.xlsx', content: buf },
+      );
+      if (!smallScaleReductionRuns()) {
+        // after 2027-12-31 3% is the small-scale rate again (and 1% is refused)
+        expect(res.json.code).toBe(BATCH_CODE.ROWS_INVALID);
+        expect(JSON.stringify(res.json.data.errors)).not.toContain(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED);
+        await nothingHappened();
+        return;
+      }
+      const errs = await refused(res, BATCH_CODE.ROWS_INVALID);
+      // the 3% invoice only, on its 发票信息 row; the 1% one passes
+      expect(errs).toEqual([
+        { sheet: '发票信息', row: 2, column: '', message: MONEY_MSG.SMALL_SCALE_REASON_REQUIRED },
+      ]);
+      await nothingHappened();
+    });
   });
 
   describe('pause, resume, cancel, retry', () => {
@@ -529,9 +566,6 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
   describe('crash recovery in-process', () => {
     it('re-drives rows a dead runner left issuing, including an invoice it left half-issued', async () => {
       const dr = (await send(await file(4))).json.data;
-      await t.db.execute(
-        sql`update batches set status = 'running', started_at = now() where id = ${dr.batch_id}`,
-      );
       // rows 1-2 claimed by a runner whose process died (its liveness lock is not held by anyone)
       await t.db.execute(
         sql`update batch_rows set status = 'issuing', worker = 12345, attempts = 1 where batch_id = ${dr.batch_id} and seq <= 2`,
@@ -550,7 +584,13 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
       await t.db.execute(
         sql`delete from channel_sandbox_issues where serial_no = ${row1!.request.serial_no}`,
       );
+      // running last: the runner's own sweep (every 2 s) must not see the batch before its rows are set
+      await t.db.execute(
+        sql`update batches set status = 'running', started_at = now() where id = ${dr.batch_id}`,
+      );
 
+      // the first call may join a sweep that began before the batch was running
+      await t.app.batchRunner!.sweep();
       await t.app.batchRunner!.sweep();
       const p = await runToEnd(dr.batch_id);
       expect(p).toMatchObject({ status: 'done', issued: 4, failed: 0 });
