@@ -36,6 +36,8 @@ export const MONEY_MSG = {
   CODE_6_NOT_TAXABLE: (n: number) =>
     `第${n}行税收分类编码以6开头（未发生销售行为的不征税项目），须选择不征税`,
   POLICY_RATE: (n: number, policy: string) => `第${n}行优惠政策“${policy}”与税率不符`,
+  // small-scale 3% while the 1% reduction runs (slsm, domain.md §2.6)
+  SMALL_SCALE_REASON_REQUIRED: '小规模纳税人开具3%征收率发票，请选择开具原因',
   // totals
   TOTAL_FORMAT: '合计金额格式不正确，最多两位小数',
   TOTAL_TAX_FORMAT: '合计税额格式不正确，最多两位小数',

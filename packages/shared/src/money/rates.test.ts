@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  needsSmallScaleReason,
   normalizeRate,
   PREFERENTIAL_POLICIES,
   rateLabel,
   ratesFor,
   SMALL_SCALE_REDUCED_RATE_END,
+  smallScaleReductionRuns,
   TAX_RATES,
   ZERO_RATE_FLAGS,
 } from './rates.ts';
@@ -61,6 +63,26 @@ describe('rates', () => {
     // a Date is read in Beijing time: 2027-12-31T16:00Z is already 2028-01-01 there
     expect(ratesFor({ taxpayerType: 'small', date: new Date('2027-12-31T16:00:00Z') })[0].label).toBe('3%');
     expect(ratesFor({ taxpayerType: 'small', date: new Date('2027-12-31T15:59:59Z') })[0].label).toBe('1%');
+  });
+
+  it('small-scale 3% asks for a reason (slsm) only while the reduction runs', () => {
+    expect(smallScaleReductionRuns('2027-12-31')).toBe(true);
+    expect(smallScaleReductionRuns('2028-01-01')).toBe(false);
+    expect(smallScaleReductionRuns(new Date('2027-12-31T15:59:59Z'))).toBe(true);
+    expect(smallScaleReductionRuns(new Date('2027-12-31T16:00:00Z'))).toBe(false);
+    const during = '2026-06-01';
+    expect(needsSmallScaleReason({ taxpayerType: 'small', rates: ['0.01', '0.030'], date: during })).toBe(
+      true,
+    );
+    expect(needsSmallScaleReason({ taxpayerType: 'small', rates: ['0.01', '0.05'], date: during })).toBe(
+      false,
+    );
+    expect(needsSmallScaleReason({ taxpayerType: 'general', rates: ['0.03'], date: during })).toBe(false);
+    expect(needsSmallScaleReason({ taxpayerType: undefined, rates: ['0.03'], date: during })).toBe(false);
+    expect(needsSmallScaleReason({ taxpayerType: 'small', rates: ['0.03'], date: '2028-01-01' })).toBe(false);
+    expect(needsSmallScaleReason({ taxpayerType: 'small', rates: ['', 'x', '0.03'], date: during })).toBe(
+      true,
+    );
   });
 
   it('general: 13 9 6 5 3 1.5 0.5 and 0% / 免税 / 不征税', () => {

@@ -136,6 +136,26 @@ export function beijingDate(date: Date = new Date()): string {
   return new Date(date.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
 }
 
+/** The small-scale 3% → 1% reduction runs on `date` (a Beijing day 'YYYY-MM-DD', or an instant). */
+export function smallScaleReductionRuns(date: string | Date = new Date()): boolean {
+  const day = date instanceof Date ? beijingDate(date) : date.slice(0, 10);
+  return day <= SMALL_SCALE_REDUCED_RATE_END;
+}
+
+/**
+ * Whether an invoice must say why it is issued at 3% (`slsm`, domain.md §2.6): the seller is
+ * small-scale, the reduction runs on `date` and some line's rate is 3%.
+ */
+export function needsSmallScaleReason(opts: {
+  taxpayerType: 'general' | 'small' | null | undefined;
+  rates: Iterable<DecimalInput>;
+  date?: string | Date;
+}): boolean {
+  if (opts.taxpayerType !== 'small' || !smallScaleReductionRuns(opts.date)) return false;
+  for (const rate of opts.rates) if (normalizeRate(rate) === '0.03') return true;
+  return false;
+}
+
 /**
  * The rates a taxpayer may pick on `date` (domain.md §2.6). Small-scale: 1% (until
  * SMALL_SCALE_REDUCED_RATE_END, then 3%), 3% with a reason, 5%, 免税/不征税. General: 13 9 6 5 3 1.5 0.5,

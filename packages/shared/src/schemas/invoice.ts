@@ -187,6 +187,12 @@ export const blueInvoiceRequestSchema = z.object({
   real_static_rent: z.array(realStaticRentSchema).optional(),
   passenger_transport: z.array(passengerTransportSchema).optional(),
   hotel_stay: hotelStaySchema.optional(),
+  /**
+   * Why a small-scale taxpayer issues 3% while the 1% reduction runs (`slsm`, domain.md §2.6):
+   * SMALL_SCALE_3_PERCENT_REASONS. Optional with no default: absent stays absent, so the request
+   * hash of every payload without it is unchanged.
+   */
+  small_scale_reason: z.enum(['1', '2']).optional(),
   /** send the PDF to buyer.email once issued */
   send_email: z.boolean().default(true),
 });

@@ -6,7 +6,7 @@ import { formatAmount, toChineseCapital } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
 import { cffCompactStats } from './cff-compact.ts';
 import type { InvoiceDocData } from './model.ts';
-import { normalizeSpecific } from './model.ts';
+import { normalizeSpecific, smallScaleReasonOf } from './model.ts';
 import { renderInvoicePdf } from './pdf.ts';
 import { extractPdfText } from './pdf-text.ts';
 import { assembleRemark, REMARK_SEPARATOR } from './remark.ts';
@@ -369,6 +369,19 @@ describe('invoice XML', () => {
     expect(xmlText(xml, 'CreditNoteNumber')).toEqual(['33010826112200000123']);
     expect(xmlText(xml, 'TotalTax-includedAmount')).toEqual(['-10600.00']);
     expect(xmlText(xml, 'TotalTax-includedAmountInChinese')).toEqual(['（负数）壹万零陆佰圆整']);
+  });
+
+  it('carries the small-scale 3% reason as Slsm in BasicInformation only when there is one', () => {
+    expect(renderInvoiceXml(sampleInvoice())).not.toContain('Slsm');
+    expect(renderInvoiceXml(sampleInvoice({ smallScaleReason: null }))).not.toContain('Slsm');
+    const xml = renderInvoiceXml(sampleInvoice({ smallScaleReason: '2' }));
+    assertWellFormedXml(xml);
+    expect(xmlText(xml, 'Slsm')).toEqual(['2']);
+    expect(xml).toMatch(/<RequestTime>[^<]*<\/RequestTime>\s*<Slsm>2<\/Slsm>\s*<\/BasicInformation>/);
+    // read from the stored specific_business, anything else ignored
+    expect(smallScaleReasonOf({ small_scale_reason: '1', hotel_stay: {} })).toBe('1');
+    expect(smallScaleReasonOf({ small_scale_reason: '3' })).toBeNull();
+    expect(smallScaleReasonOf(null)).toBeNull();
   });
 
   it('carries the 09 travellers in SpecificInformation', () => {

@@ -6,6 +6,7 @@ import {
   INVOICE_TYPES,
   type passengerTransportSchema,
   type realStaticRentSchema,
+  type SmallScaleReason,
 } from '@kaipiao/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -85,6 +86,8 @@ export type InvoiceDocData = {
   reviewer: string;
   specific: SpecificBusiness | null;
   hotelStay: HotelStay | null;
+  /** why a small-scale taxpayer issued 3% while the 1% reduction ran (`slsm`, domain.md §2.6) */
+  smallScaleReason?: SmallScaleReason | null;
   /** red invoices: the blue invoice they reverse */
   original: { invoiceCode: string; invoiceNo: string; redFormNo: string } | null;
   /** 票面二维码 string (domain.md §1.2) */
@@ -126,6 +129,13 @@ function hotelStayOf(raw: unknown): HotelStay | null {
   const stay = (raw as Record<string, unknown>).hotel_stay as HotelStay | undefined;
   if (!stay || !Object.values(stay).some((v) => typeof v === 'string' && v.trim())) return null;
   return stay;
+}
+
+/** The stored `specific_business.small_scale_reason` ('1' | '2'), if any. */
+export function smallScaleReasonOf(raw: unknown): SmallScaleReason | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const reason = (raw as Record<string, unknown>).small_scale_reason;
+  return reason === '1' || reason === '2' ? reason : null;
 }
 
 /** The invoice of this tenant as document data; null when it is not this tenant's or not issued. */
@@ -209,6 +219,7 @@ export async function loadInvoiceDoc(
     reviewer: inv.reviewer,
     specific: normalizeSpecific(inv.specificBusinessCode, inv.specificBusiness),
     hotelStay: hotelStayOf(inv.specificBusiness),
+    smallScaleReason: smallScaleReasonOf(inv.specificBusiness),
     original: original[0]
       ? { invoiceCode: original[0].invoiceCode, invoiceNo: original[0].invoiceNo ?? '', redFormNo: '' }
       : null,

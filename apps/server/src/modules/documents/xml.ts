@@ -158,6 +158,8 @@ export function renderInvoiceXml(inv: InvoiceDocData): string {
         el('TotalTax-includedAmountInChinese', toCapital(inv.totalWithTax)),
         el('Drawer', inv.drawer),
         el('RequestTime', isoDateTime(inv.issuedAt)),
+        // small-scale 3% while the 1% reduction ran: the bureau's 开具原因 `slsm` (domain.md §2.6)
+        ...(inv.smallScaleReason ? [el('Slsm', inv.smallScaleReason)] : []),
       ]),
       ...inv.lines.map((l) =>
         el('IssuItemInformation', [

@@ -1,9 +1,18 @@
-import { buildInvoiceQr, CODE, INVOICE_CODE, SESSION_CODE } from '@kaipiao/shared';
+import {
+  buildInvoiceQr,
+  CODE,
+  INVOICE_CODE,
+  MONEY_MSG,
+  SESSION_CODE,
+  smallScaleReductionRuns,
+} from '@kaipiao/shared';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { allocateInvoiceNumbers, makeCheckCode } from '../../channels/numbers.ts';
 import { invoiceEvents, invoiceLines, invoices } from '../../db/schema/index.ts';
+import { loadInvoiceDoc } from '../documents/model.ts';
+import { renderInvoiceXml } from '../documents/xml.ts';
 import { drainInvoiceHooks, type InvoiceIssuedHook, onInvoiceIssued } from './hooks.ts';
 import { BUYER_TAX_CODE, type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
 
@@ -190,6 +199,90 @@ describe('POST /v3/online-invoicing/blue', () => {
     expect(res.json.data.errors).toContainEqual({
       field: 'goods_info.0.tax_rate',
       message: '第1行税率不适用于小规模纳税人',
+    });
+  });
+
+  describe('small-scale 3% while the 1% reduction runs: the reason (slsm, domain.md §2.6)', () => {
+    // computed from today's date, so the file keeps passing after 2027-12-31 (3% is then the rate)
+    const runs = smallScaleReductionRuns();
+    const lodging = (rate: string) =>
+      line('103.00', {
+        tax_rate: rate,
+        tax_class_code: '3070402000000000000',
+        short_name: '住宿服务',
+        name: '住宿费',
+      });
+    const asHotel = (body: unknown) => f.issue(body, { clientId: ids.hotel, sid: ids.bs });
+    const stored = async (serialNo: string) => (await rowOf(serialNo))[0]?.specificBusiness ?? null;
+
+    it('refuses a small-scale seller at 3% without a reason, the field named and nothing issued', async () => {
+      const body = payload(ids.hotelDigital, { lines: [lodging('0.01'), lodging('0.03')] });
+      const res = await asHotel(body);
+      if (!runs) {
+        expect(res.json.code).toBe(CODE.VALIDATION); // 1% is over: only its line is refused
+        expect(res.json.data.errors.map((e: { field: string }) => e.field)).toEqual([
+          'goods_info.0.tax_rate',
+        ]);
+        return;
+      }
+      expect(res.json.code).toBe(CODE.VALIDATION);
+      expect(res.json.message).toBe(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED);
+      expect(res.json.data.errors).toEqual([
+        { field: 'small_scale_reason', message: '小规模纳税人开具3%征收率发票，请选择开具原因' },
+      ]);
+      expect(await rowOf(body.serial_no)).toHaveLength(0);
+      // the refusal kept nothing: the same serial with a reason issues
+      const again = await asHotel({ ...body, small_scale_reason: '1' });
+      expect(again.json.code, JSON.stringify(again.json)).toBe(0);
+      expect(await stored(body.serial_no)).toEqual({ small_scale_reason: '1' });
+    });
+
+    it('issues with reason 2 and keeps it in specific_business and the XML data file', async () => {
+      const body = payload(ids.hotelDigital, {
+        lines: [lodging('0.03')],
+        extra: { small_scale_reason: '2', hotel_stay: { room_no: '1208', guest_name: '张三' } },
+      });
+      const res = await asHotel(body);
+      expect(res.json.code, JSON.stringify(res.json)).toBe(0);
+      expect(res.json.data.status).toBe('issued');
+      const sb = await stored(body.serial_no);
+      expect(sb).toMatchObject({ hotel_stay: { room_no: '1208', guest_name: '张三' } });
+      expect((sb as Record<string, unknown>).small_scale_reason).toBe(runs ? '2' : undefined);
+      const doc = await loadInvoiceDoc(t.db, ids.hotel, res.json.data.invoice_id);
+      expect(doc?.smallScaleReason ?? null).toBe(runs ? '2' : null);
+      expect(renderInvoiceXml(doc!).includes('<Slsm>2</Slsm>')).toBe(runs);
+      // the same request again answers the same invoice (the reason is part of the request)
+      const again = await asHotel(body);
+      expect(again.json.data.invoice_id).toBe(res.json.data.invoice_id);
+      const other = await asHotel({ ...body, small_scale_reason: '1' });
+      expect(other.json.code).toBe(INVOICE_CODE.SERIAL_CONFLICT);
+    });
+
+    it('asks no reason of the same seller at 1%, and ignores one sent anyway', async () => {
+      if (!runs) return; // 1% is over
+      const plain = payload(ids.hotelDigital, { lines: [lodging('0.01')] });
+      const res = await asHotel(plain);
+      expect(res.json.code, JSON.stringify(res.json)).toBe(0);
+      expect(await stored(plain.serial_no)).toBeNull();
+      const withReason = payload(ids.hotelDigital, {
+        lines: [lodging('0.01')],
+        extra: { small_scale_reason: '2' },
+      });
+      expect((await asHotel(withReason)).json.code).toBe(0);
+      expect(await stored(withReason.serial_no)).toBeNull();
+    });
+
+    it('asks no reason of a general taxpayer at 3%, and ignores one sent anyway', async () => {
+      const plain = payload(ids.digital, { lines: [line('103.00', { tax_rate: '0.03' })] });
+      const res = await f.issue(plain);
+      expect(res.json.code, JSON.stringify(res.json)).toBe(0);
+      expect(await stored(plain.serial_no)).toBeNull();
+      const withReason = payload(ids.digital, {
+        lines: [line('103.00', { tax_rate: '0.03' })],
+        extra: { small_scale_reason: '2' },
+      });
+      expect((await f.issue(withReason)).json.code).toBe(0);
+      expect(await stored(withReason.serial_no)).toBeNull();
     });
   });
 

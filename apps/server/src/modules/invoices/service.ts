@@ -133,7 +133,7 @@ export async function issueBlue(
 ): Promise<IssueResult> {
   const hash = requestHash(req);
   const seller = await sellerFacts(app, actor.clientId);
-  const { issues, lines } = validateBlue(req, seller);
+  const { issues, lines, smallScaleReason } = validateBlue(req, seller);
   if (issues.length > 0) throw new AppError(CODE.VALIDATION, issues[0]!.message, { errors: issues });
 
   const code = req.invoice_info.specific_business_code;
@@ -143,6 +143,8 @@ export async function issueBlue(
   if (code === '06') specificBusiness.real_static_rent = req.real_static_rent;
   if (code === '09') specificBusiness.passenger_transport = req.passenger_transport;
   if (req.hotel_stay) specificBusiness.hotel_stay = req.hotel_stay;
+  // slsm: only when asked for (small-scale 3% while the 1% reduction runs), else ignored
+  if (smallScaleReason) specificBusiness.small_scale_reason = smallScaleReason;
   const newInvoice: NewInvoice = {
     clientId: actor.clientId,
     storeId: actor.storeId,

@@ -6,11 +6,14 @@ import {
   computeLine,
   DIGITAL_INVOICE_TYPES,
   isValidTaxCode,
+  MONEY_MSG,
   normalizeRate,
   PAPER_INVOICE_TYPES,
   PATTERNS,
   ratesFor,
+  type SmallScaleReason,
   SPECIAL_INVOICE_TYPES,
+  smallScaleReductionRuns,
 } from '@kaipiao/shared';
 
 export type FieldIssue = { field: string; message: string };
@@ -60,14 +63,16 @@ function allowedRatesFor(taxpayerType: 'general' | 'small', now: Date): Readonly
 /**
  * The payload rules beyond its zod schema (domain.md §1.5, §2.2, §4): every line recomputed with
  * `computeLine` and the bureau's tolerances checked on what was submitted; buyer rules; line
- * limits; the special-business blocks; rates the taxpayer may use. Returns the issues (empty =
- * fine) and the lines to store.
+ * limits; the special-business blocks; rates the taxpayer may use; the reason a small-scale
+ * taxpayer issues 3% while the 1% reduction runs (`slsm`, domain.md §2.6). Returns the issues
+ * (empty = fine), the lines to store and that reason when it applies (null otherwise: a reason
+ * sent where none is asked for is ignored).
  */
 export function validateBlue(
   req: BlueInvoiceRequest,
   seller: { taxCode: string; taxpayerType: 'general' | 'small' },
   now = new Date(),
-): { issues: FieldIssue[]; lines: StoredLine[] } {
+): { issues: FieldIssue[]; lines: StoredLine[]; smallScaleReason: SmallScaleReason | null } {
   const issues: FieldIssue[] = [];
   const add = (field: string, message: string) => issues.push({ field, message });
   const includes = req.invoice_info.price_includes_tax;
@@ -75,6 +80,7 @@ export function validateBlue(
 
   const lines: StoredLine[] = [];
   const checkLines: CheckLine[] = [];
+  let threePercent = false;
   req.goods_info.forEach((g, i) => {
     let computed: ReturnType<typeof computeLine> | null = null;
     try {
@@ -90,6 +96,7 @@ export function validateBlue(
       add(`goods_info.${i}.amount`, `第${i + 1}行：${(err as Error).message}`);
     }
     const rate = normalizeRate(g.tax_rate);
+    if (rate === '0.03') threePercent = true;
     if (rate !== null && !allowedRates.has(rate)) {
       add(
         `goods_info.${i}.tax_rate`,
@@ -142,6 +149,13 @@ export function validateBlue(
     }),
   );
 
+  // small-scale 3% while the 1% reduction runs: the bureau asks why (slsm, domain.md §2.6)
+  let smallScaleReason: SmallScaleReason | null = null;
+  if (threePercent && seller.taxpayerType === 'small' && smallScaleReductionRuns(now)) {
+    if (req.small_scale_reason) smallScaleReason = req.small_scale_reason;
+    else add('small_scale_reason', MONEY_MSG.SMALL_SCALE_REASON_REQUIRED);
+  }
+
   const limit = maxLines(req.invoice_type);
   if (req.goods_info.length > limit) {
     add(
@@ -180,5 +194,5 @@ export function validateBlue(
       if (block && !line.unit) line.unit = block.area_unit;
     }
   }
-  return { issues, lines };
+  return { issues, lines, smallScaleReason };
 }

@@ -1,8 +1,11 @@
 import {
   INVOICE_CODE,
   type IssueResult,
+  MONEY_MSG,
   ratesFor,
+  SMALL_SCALE_3_PERCENT_REASONS,
   SPECIFIC_BUSINESS_DEFS,
+  smallScaleReductionRuns,
   type TaxEquipment,
   toRateOptionItem,
 } from '@kaipiao/shared';
@@ -60,9 +63,12 @@ const envelope = (data: unknown, code = 0, message = 'ok') =>
 type BlueHandler = (body: Record<string, unknown>) => Response | Promise<Response>;
 let blue: BlueHandler;
 let blueBodies: Record<string, unknown>[];
+/** what POST tax-rate says the business is */
+let taxpayer: 'general' | 'small';
 
 function installFetch() {
   blueBodies = [];
+  taxpayer = 'general';
   blue = (body) => envelope(issued(String(body.serial_no)));
   vi.stubGlobal(
     'fetch',
@@ -72,10 +78,10 @@ function installFetch() {
       if (path === '/v3/invoice-record/specific-business') return envelope(SPECIFIC_BUSINESS_DEFS);
       if (path === '/v3/client-project/tax-rate') {
         return envelope({
-          taxpayer_type: 'general',
+          taxpayer_type: taxpayer,
           reduced_rate_end: '2027-12-31',
-          default_rate: '0.06',
-          rates: ratesFor({ taxpayerType: 'general' }).map(toRateOptionItem),
+          default_rate: taxpayer === 'small' ? '0.01' : '0.06',
+          rates: ratesFor({ taxpayerType: taxpayer }).map(toRateOptionItem),
           preferential_options: [],
         });
       }
@@ -297,5 +303,55 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     expect(next?.draft).toMatchObject({ device_id: 11, invoice_type: '82' });
     expect(next?.serial).toMatch(/^[A-Za-z0-9_-]{8,40}$/);
     expect(next?.serial).not.toBe('WEBfirstserial01');
+  });
+
+  // the reduction's end is a fixed date: after it 3% is the small-scale rate and nothing is asked
+  it.skipIf(!smallScaleReductionRuns())(
+    'asks a small-scale seller at 3% why (开具3%征收率原因), required, and sends the reason',
+    async () => {
+      taxpayer = 'small';
+      seed({ lines: [line({ tax_rate: '0.03', quantity: '1', price: '103' })] });
+      renderForm();
+      const select = await screen.findByLabelText('开具3%征收率原因');
+      const item = select.closest('.ant-form-item') as HTMLElement;
+      await userEvent.click(screen.getByRole('button', { name: '开具发票' }));
+      expect(within(item).getByText(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED)).toBeTruthy();
+      expect(screen.queryByRole('dialog', { name: '发票预览' })).toBeNull();
+      expect(blueBodies).toHaveLength(0);
+      // both reasons offered in full
+      fireEvent.mouseDown(select);
+      const second = await screen.findByTitle(SMALL_SCALE_3_PERCENT_REASONS['2']);
+      expect(screen.getByTitle(SMALL_SCALE_3_PERCENT_REASONS['1'])).toBeTruthy();
+      await userEvent.click(second);
+      await waitFor(() => expect(within(item).queryByText(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED)).toBeNull());
+      await issue();
+      expect(await screen.findByText('开票成功')).toBeTruthy();
+      expect(blueBodies).toHaveLength(1);
+      expect(blueBodies[0]!.small_scale_reason).toBe('2');
+    },
+  );
+
+  it('shows no reason select and sends none at 1% or for a general taxpayer at 3%', async () => {
+    taxpayer = 'small';
+    seed({ lines: [line({ tax_rate: '0.01', quantity: '1', price: '101' })], small_scale_reason: '2' });
+    const first = renderForm();
+    await screen.findByText('电子发票（普通发票）');
+    expect(screen.queryByLabelText('开具3%征收率原因')).toBeNull();
+    await issue();
+    expect(await screen.findByText('开票成功')).toBeTruthy();
+    expect(blueBodies[0]).not.toHaveProperty('small_scale_reason');
+    first.unmount();
+
+    taxpayer = 'general';
+    seed(
+      { lines: [line({ tax_rate: '0.03', quantity: '1', price: '103' })], small_scale_reason: '2' },
+      'WEBseeded000002',
+    );
+    renderForm();
+    await screen.findByText('电子发票（普通发票）');
+    expect(screen.queryByLabelText('开具3%征收率原因')).toBeNull();
+    await issue();
+    expect(await screen.findByText('开票成功')).toBeTruthy();
+    expect(blueBodies[1]).not.toHaveProperty('small_scale_reason');
   });
 });

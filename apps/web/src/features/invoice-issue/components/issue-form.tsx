@@ -2,7 +2,7 @@ import { formatMoney } from '@kaipiao/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Popconfirm, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { projectsQuery } from '../api/projects.ts';
+import { projectsQuery, taxRatesQuery } from '../api/projects.ts';
 import { specificBusinessQuery } from '../api/specific-business.ts';
 import { useAutoDevice, useDevices } from '../hooks/use-devices.ts';
 import { type IssueFormOptions, useIssueForm } from '../hooks/use-issue-form.ts';
@@ -18,6 +18,7 @@ import { InvoicePreview } from './invoice-preview.tsx';
 import { IssueResultPanel } from './issue-result.tsx';
 import { LinesTable } from './lines-table.tsx';
 import { RemarkBlock } from './remark-block.tsx';
+import { SmallScaleReasonField } from './small-scale-reason-field.tsx';
 import { SpecificBlock } from './specific/specific-block.tsx';
 import { TotalsBar } from './totals-bar.tsx';
 
@@ -42,6 +43,8 @@ function scrollToFirstError() {
 
 export function IssueForm(props: IssueFormProps) {
   const { devices, limitsFor, loading, loaded } = useDevices(props.storeId);
+  // the business's own rates (no goods code): whether it is small-scale (the 3% reason)
+  const ownRates = useQuery(taxRatesQuery(''));
   const form = useIssueForm({
     storageKey: props.storageKey,
     hotel: props.hotel,
@@ -50,6 +53,7 @@ export function IssueForm(props: IssueFormProps) {
     limitsFor,
     calls: props.calls,
     initial: props.hotel ? () => hotelDraft(props.drawer) : undefined,
+    taxpayerType: ownRates.data?.taxpayer_type,
   });
   const { draft, dispatch, phase } = form;
   useAutoDevice(devices, draft, dispatch);
@@ -149,6 +153,9 @@ export function IssueForm(props: IssueFormProps) {
           </Card>
           <SpecificBlock draft={draft} dispatch={dispatch} />
           <Card variant="borderless" title="备注与开票人" className={styles.card} style={{ marginTop: 16 }}>
+            {form.reasonNeeded && (
+              <SmallScaleReasonField value={draft.small_scale_reason} dispatch={dispatch} />
+            )}
             <RemarkBlock draft={draft} dispatch={dispatch} />
           </Card>
           {form.serverMessages.length > 0 && (

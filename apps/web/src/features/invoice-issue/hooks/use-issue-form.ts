@@ -2,7 +2,13 @@ import type { IssueResult } from '@kaipiao/shared';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { alertError } from '../../../lib/antd/feedback.ts';
 import { getIssueResult, issueBlueInvoice, reconcileSerial } from '../api/issue.ts';
-import { buildRequest, payloadFingerprint, type Seller } from '../utils/build-request.ts';
+import {
+  buildRequest,
+  payloadFingerprint,
+  type Seller,
+  smallScaleReasonNeeded,
+  type TaxpayerType,
+} from '../utils/build-request.ts';
 import { type DraftAction, draftReducer, emptyDraft } from '../utils/draft.ts';
 import {
   type Attempt,
@@ -52,10 +58,12 @@ export type IssueFormOptions = {
   calls?: IssueCalls;
   /** a new form's starting draft (e.g. the hotel's 住宿费 line) */
   initial?: () => Draft;
+  /** the business's taxpayer type (POST tax-rate), undefined while unknown */
+  taxpayerType?: TaxpayerType;
 };
 
 export function useIssueForm(opts: IssueFormOptions) {
-  const { storageKey, seller, limitsFor } = opts;
+  const { storageKey, seller, limitsFor, taxpayerType } = opts;
   const calls = opts.calls ?? defaultCalls;
   const [boot] = useState<StoredDraft>(
     () =>
@@ -85,11 +93,17 @@ export function useIssueForm(opts: IssueFormOptions) {
     [draft.lines, draft.price_includes_tax],
   );
   const totals = useMemo(() => totalsOf(numbers), [numbers]);
-  const payload = useMemo(() => buildRequest(draft, serial, seller), [draft, serial, seller]);
+  const lines = draft.lines;
+  /** small-scale 3% while the 1% reduction runs: the reason select shows, is required and is sent */
+  const reasonNeeded = useMemo(() => smallScaleReasonNeeded({ lines }, taxpayerType), [lines, taxpayerType]);
+  const payload = useMemo(
+    () => buildRequest(draft, serial, seller, { reasonNeeded }),
+    [draft, serial, seller, reasonNeeded],
+  );
   const limits = useMemo(() => limitsFor?.(draft) ?? {}, [limitsFor, draft]);
   const validation = useMemo(
-    () => validateDraft(draft, payload, { sellerTaxCode: seller.tax_code, limits }),
-    [draft, payload, seller.tax_code, limits],
+    () => validateDraft(draft, payload, { sellerTaxCode: seller.tax_code, limits, reasonNeeded }),
+    [draft, payload, seller.tax_code, limits, reasonNeeded],
   );
 
   // sessionStorage keeps the draft and its serial until the invoice is issued
@@ -298,6 +312,7 @@ export function useIssueForm(opts: IssueFormOptions) {
     numbers,
     totals,
     payload,
+    reasonNeeded,
     errors,
     warnings,
     blocking: validation.errors,

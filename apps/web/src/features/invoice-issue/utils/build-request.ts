@@ -1,11 +1,24 @@
 import type { blueInvoiceRequestSchema } from '@kaipiao/shared';
-import { trimmed } from '@kaipiao/shared';
+import { needsSmallScaleReason, trimmed } from '@kaipiao/shared';
 import type { z } from 'zod';
 import { computeAll, isNumeric, type LineNumbers, totalsOf } from './line-math.ts';
 import type { Draft, DraftLine } from './types.ts';
 
 export type BlueInvoicePayload = z.input<typeof blueInvoiceRequestSchema>;
 export type Seller = { name: string; tax_code: string };
+export type TaxpayerType = 'general' | 'small';
+
+/**
+ * Whether the draft must say why it is issued at 3% (`slsm`, domain.md §2.6): small-scale seller,
+ * a line at 3%, the 1% reduction still running on `date` (today in Beijing by default).
+ */
+export function smallScaleReasonNeeded(
+  draft: Pick<Draft, 'lines'>,
+  taxpayerType: TaxpayerType | null | undefined,
+  date?: string | Date,
+): boolean {
+  return needsSmallScaleReason({ taxpayerType, rates: draft.lines.map((l) => l.tax_rate), date });
+}
 
 /** The unit price sent: as typed when it drives, else derived; both in the form's price mode. */
 function sentPrice(line: DraftLine, n: LineNumbers | null, inclusive: boolean): string | null {
@@ -15,8 +28,16 @@ function sentPrice(line: DraftLine, n: LineNumbers | null, inclusive: boolean): 
   return p ? trimmed(p) : null;
 }
 
-/** The spec §3 payload for a draft; incomplete lines travel with empty amounts (and fail validation). */
-export function buildRequest(draft: Draft, serialNo: string, seller: Seller): BlueInvoicePayload {
+/**
+ * The spec §3 payload for a draft; incomplete lines travel with empty amounts (and fail validation).
+ * `small_scale_reason` goes only while it is asked for (`opts.reasonNeeded`, see smallScaleReasonNeeded).
+ */
+export function buildRequest(
+  draft: Draft,
+  serialNo: string,
+  seller: Seller,
+  opts: { reasonNeeded?: boolean } = {},
+): BlueInvoicePayload {
   const inclusive = draft.price_includes_tax;
   const numbers = computeAll(draft.lines, inclusive);
   const totals = totalsOf(numbers);
@@ -77,6 +98,7 @@ export function buildRequest(draft: Draft, serialNo: string, seller: Seller): Bl
   }
   if (code === '09') payload.passenger_transport = draft.passengers.map(({ key: _key, ...p }) => p);
   if (draft.stay) payload.hotel_stay = { ...draft.stay };
+  if (opts.reasonNeeded && draft.small_scale_reason) payload.small_scale_reason = draft.small_scale_reason;
   return payload;
 }
 

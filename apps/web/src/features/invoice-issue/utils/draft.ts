@@ -122,6 +122,7 @@ export function emptyDraft(opts: { hotel?: boolean; drawer?: string } = {}): Dra
     rents: [],
     passengers: [],
     stay: opts.hotel ? emptyStay() : null,
+    small_scale_reason: '',
   };
 }
 
@@ -168,7 +169,12 @@ export type DraftAction =
   | { type: 'copyLine'; key: string }
   | { type: 'removeLine'; key: string }
   | { type: 'setDiscount'; key: string; discount: NonNullable<DraftLine['discount']> }
-  | { type: 'field'; patch: Partial<Pick<Draft, 'remark' | 'drawer' | 'payee' | 'reviewer' | 'send_email'>> }
+  | {
+      type: 'field';
+      patch: Partial<
+        Pick<Draft, 'remark' | 'drawer' | 'payee' | 'reviewer' | 'send_email' | 'small_scale_reason'>
+      >;
+    }
   | { type: 'specific'; code: Draft['specific_business_code'] }
   | { type: 'building'; patch: Partial<DraftBuilding> }
   | { type: 'addTransport' }

@@ -1,4 +1,4 @@
-import type { InvoiceType, SpecificBusinessCode } from '@kaipiao/shared';
+import type { InvoiceType, SmallScaleReason, SpecificBusinessCode } from '@kaipiao/shared';
 
 // The single-invoice form's draft. It mirrors the blue-invoice payload (spec §3) in its wire
 // (snake_case) names, so client errors, server `data.errors[].field` and the inputs share one path
@@ -107,6 +107,11 @@ export type Draft = {
   passengers: DraftPassenger[];
   /** hotel variant only */
   stay: DraftStay | null;
+  /**
+   * why a small-scale seller issues 3% while the 1% reduction runs (`slsm`, domain.md §2.6), '' =
+   * not chosen; sent only while it is asked for (drafts saved before it existed lack it)
+   */
+  small_scale_reason: '' | SmallScaleReason;
 };
 
 /** field path → Chinese message */

@@ -1,5 +1,6 @@
+import { MONEY_MSG } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
-import { buildRequest } from './build-request.ts';
+import { buildRequest, smallScaleReasonNeeded, type TaxpayerType } from './build-request.ts';
 import { emptyDraft, emptyLine } from './draft.ts';
 import type { Draft, DraftLine } from './types.ts';
 import { validateDraft } from './validate.ts';
@@ -84,6 +85,46 @@ describe('validateDraft', () => {
     expect(check(draftOf(), { quotaLeft: '20.00' }).errors['invoice_info.total_amount']).toBe(
       '合计金额超过本月剩余开票额度 ¥20.00',
     );
+  });
+
+  describe('the small-scale 3% reason (slsm, domain.md §2.6)', () => {
+    const DURING = '2026-06-01';
+    /** what the form does: the need decides what is sent and what is required */
+    const checkAs = (taxpayerType: TaxpayerType, d: Draft, date = DURING) => {
+      const reasonNeeded = smallScaleReasonNeeded(d, taxpayerType, date);
+      const payload = buildRequest(d, 'WEBserial0001', SELLER, { reasonNeeded });
+      return { payload, ...validateDraft(d, payload, { sellerTaxCode: SELLER.tax_code, reasonNeeded }) };
+    };
+    const at3 = draftOf({ lines: [line({ tax_rate: '0.01' }), line({ tax_rate: '0.03' })] });
+
+    it('requires a reason of a small-scale seller with a 3% line, with the server message', () => {
+      const missing = checkAs('small', at3);
+      expect(missing.errors).toEqual({ small_scale_reason: MONEY_MSG.SMALL_SCALE_REASON_REQUIRED });
+      expect(missing.errors.small_scale_reason).toBe('小规模纳税人开具3%征收率发票，请选择开具原因');
+      expect('small_scale_reason' in missing.payload).toBe(false);
+      const given = checkAs('small', { ...at3, small_scale_reason: '2' });
+      expect(given.errors).toEqual({});
+      expect(given.payload.small_scale_reason).toBe('2');
+    });
+
+    it('neither asks nor sends it at 1%, for a general taxpayer, or once the reduction is over', () => {
+      const at1 = draftOf({ lines: [line({ tax_rate: '0.01' })], small_scale_reason: '1' });
+      const general = { ...at3, small_scale_reason: '1' as const };
+      for (const r of [
+        checkAs('small', at1),
+        checkAs('general', general),
+        checkAs('small', general, '2028-01-01'),
+      ]) {
+        expect(r.errors.small_scale_reason).toBeUndefined();
+        expect('small_scale_reason' in r.payload).toBe(false);
+      }
+      // a draft saved before the field existed
+      const old = { ...at3 } as Partial<Draft>;
+      delete old.small_scale_reason;
+      expect(checkAs('small', old as Draft).errors.small_scale_reason).toBe(
+        MONEY_MSG.SMALL_SCALE_REASON_REQUIRED,
+      );
+    });
   });
 
   it('03 建筑服务: one line only, 报验编号 required iff 跨地市', () => {

@@ -3,6 +3,7 @@ import {
   checkInvoiceAmounts,
   dec,
   isValidUscc,
+  MONEY_MSG,
   PATTERNS,
   SPECIAL_INVOICE_TYPES,
 } from '@kaipiao/shared';
@@ -112,7 +113,12 @@ function stayChecks(draft: Draft, errors: FieldErrors) {
 export function validateDraft(
   draft: Draft,
   payload: BlueInvoicePayload,
-  opts: { sellerTaxCode?: string; limits?: Limits } = {},
+  opts: {
+    sellerTaxCode?: string;
+    limits?: Limits;
+    /** small-scale 3% while the 1% reduction runs: a reason must be chosen (smallScaleReasonNeeded) */
+    reasonNeeded?: boolean;
+  } = {},
 ): Validation {
   const v: Validation = { errors: {}, warnings: {} };
   const numbers = lineChecks(draft, v.errors);
@@ -158,5 +164,8 @@ export function validateDraft(
   if (opts.limits?.deviceProblem && payload.device_id) v.errors.device_id = opts.limits.deviceProblem;
   addSpecificErrors(payload, v.errors);
   stayChecks(draft, v.errors);
+  if (opts.reasonNeeded && !payload.small_scale_reason) {
+    v.errors.small_scale_reason = MONEY_MSG.SMALL_SCALE_REASON_REQUIRED;
+  }
   return v;
 }
