@@ -1,14 +1,28 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
  * Secrets at rest (tax-bureau passwords; design architecture.md §7): AES-256-GCM with a 32-byte key
  * from `KAIPIAO_SECRET_KEY` (base64), else from `<KAIPIAO_DATA_DIR>/secret.key`, generated on first
- * use (mode 0600; `wx` so two processes starting together end up reading the same key).
+ * use (mode 0600). The file appears whole or not at all: the key is written to a private temporary
+ * file and hard-linked into place, so of two processes starting together the first link wins and
+ * the other reads that key, never a file still being written (the earlier `wx` open let a reader
+ * see it empty: "Invalid key length" once in a parallel test run).
  * Stored as `v1.<iv>.<tag>.<cipher>` (base64url parts).
  */
 const keys = new Map<string, Promise<Buffer>>();
+
+/** The key in `file`; null while there is none (absent, or not yet a whole 32-byte key). */
+async function readKey(file: string): Promise<Buffer | null> {
+  try {
+    const k = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+    return k.length === 32 ? k : null;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
 
 async function loadKey(dataDir: string): Promise<Buffer> {
   const fromEnv = process.env.KAIPIAO_SECRET_KEY;
@@ -18,17 +32,31 @@ async function loadKey(dataDir: string): Promise<Buffer> {
     return k;
   }
   const file = path.join(dataDir, 'secret.key');
+  const existing = await readKey(file);
+  if (existing) return existing;
+  await mkdir(dataDir, { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  await writeFile(tmp, randomBytes(32).toString('base64'), { mode: 0o600 });
   try {
-    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
-  } catch {
-    await mkdir(dataDir, { recursive: true });
-    try {
-      await writeFile(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    await link(tmp, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST') {
+      // a file system without hard links: create-exclusive, and the reads below wait for the content
+      await writeFile(file, await readFile(tmp), { flag: 'wx', mode: 0o600 }).catch((e2: unknown) => {
+        if ((e2 as NodeJS.ErrnoException).code !== 'EEXIST') throw e2;
+      });
     }
-    return Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
+  } finally {
+    await unlink(tmp).catch(() => undefined);
   }
+  // the winner's key (a file left half-written by an older version is waited for, then refused)
+  for (let i = 0; i < 50; i++) {
+    const k = await readKey(file);
+    if (k) return k;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${file} does not hold a 32-byte base64 key`);
 }
 
 export function secretKey(dataDir: string): Promise<Buffer> {
