@@ -229,6 +229,8 @@ export const invoiceDetailSchema = z.object({
     error_message: z.string().nullable(),
     created_by: z.number().nullable(),
     created_by_name: z.string(),
+    /** small-scale 3% while the 1% reduction ran: why (SMALL_SCALE_3_PERCENT_REASONS text), else null */
+    small_scale_reason: z.string().nullable(),
   }),
   lines: z.array(invoiceLineViewSchema),
   specific_business: z.object({ code: z.string(), name: z.string(), data: z.unknown() }).nullable(),

@@ -4,6 +4,7 @@ import {
   INVOICE_CODE,
   MONEY_MSG,
   SESSION_CODE,
+  SMALL_SCALE_3_PERCENT_REASONS,
   smallScaleReductionRuns,
 } from '@kaipiao/shared';
 import { asc, eq, sql } from 'drizzle-orm';
@@ -251,6 +252,17 @@ describe('POST /v3/online-invoicing/blue', () => {
       const doc = await loadInvoiceDoc(t.db, ids.hotel, res.json.data.invoice_id);
       expect(doc?.smallScaleReason ?? null).toBe(runs ? '2' : null);
       expect(renderInvoiceXml(doc!).includes('<Slsm>2</Slsm>')).toBe(runs);
+      // the invoice detail says why, in words
+      const detail = await call(
+        t.app,
+        'POST',
+        `/v3/invoice-detail/get-invoice-detail?client_id=${ids.hotel}&sid=-1`,
+        { token: f.admin, body: { invoice_id: res.json.data.invoice_id } },
+      );
+      expect(detail.json.code).toBe(0);
+      expect(detail.json.data.invoice.small_scale_reason).toBe(
+        runs ? SMALL_SCALE_3_PERCENT_REASONS['2'] : null,
+      );
       // the same request again answers the same invoice (the reason is part of the request)
       const again = await asHotel(body);
       expect(again.json.data.invoice_id).toBe(res.json.data.invoice_id);

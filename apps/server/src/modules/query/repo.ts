@@ -11,6 +11,8 @@ import {
   LIBRARY_STATUS,
   libraryStatusOf,
   rateLabel,
+  SMALL_SCALE_3_PERCENT_REASONS,
+  type SmallScaleReason,
   SPECIFIC_BUSINESS,
 } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
@@ -278,6 +280,7 @@ export async function getInvoiceDetail(
       error_message: inv.error_message,
       created_by: inv.created_by,
       created_by_name: inv.created_by_name ?? '',
+      small_scale_reason: smallScaleReasonText(inv.specific_business),
     },
     lines: lines.rows.map((l) => ({
       line_no: l.line_no,
@@ -319,4 +322,12 @@ export async function getInvoiceDetail(
     original: original?.rows[0] ? related(original.rows[0]) : null,
     red,
   };
+}
+
+/** The text of the small-scale 3% reason kept with the invoice (specific_business.small_scale_reason). */
+function smallScaleReasonText(specificBusiness: unknown): string | null {
+  const code = (specificBusiness as { small_scale_reason?: unknown } | null)?.small_scale_reason;
+  return typeof code === 'string' && code in SMALL_SCALE_3_PERCENT_REASONS
+    ? SMALL_SCALE_3_PERCENT_REASONS[code as SmallScaleReason]
+    : null;
 }

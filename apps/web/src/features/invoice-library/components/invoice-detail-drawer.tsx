@@ -115,6 +115,9 @@ function Body({ d }: { d: InvoiceDetail }) {
           { key: 'serial', label: '流水号', children: inv.serial_no },
           { key: 'check', label: '校验码', children: inv.check_code || '—' },
           { key: 'drawer', label: '开票人', children: inv.drawer || inv.created_by_name || '—' },
+          ...(inv.small_scale_reason
+            ? [{ key: 'slsm', label: '3%征收率原因', span: 2, children: inv.small_scale_reason }]
+            : []),
         ]}
       />
       <Descriptions

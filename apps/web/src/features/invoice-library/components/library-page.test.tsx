@@ -57,6 +57,7 @@ const DETAIL = {
     error_message: null,
     created_by: 2,
     created_by_name: '开票员小王',
+    small_scale_reason: null,
   },
   lines: [
     {
