@@ -57,7 +57,7 @@ const DETAIL = {
     error_message: null,
     created_by: 2,
     created_by_name: '开票员小王',
-    small_scale_reason: null,
+    small_scale_reason: '自愿放弃享受减按1%征收率征收增值税政策',
   },
   lines: [
     {
@@ -157,6 +157,8 @@ describe('LibraryPage', { timeout: 120_000 }, () => {
     expect(await screen.findByText('发票详情')).toBeTruthy();
     expect(await screen.findByText('*信息技术服务*软件开发服务')).toBeTruthy();
     expect(screen.getByText('开具成功')).toBeTruthy();
+    expect(screen.getByText('3%征收率原因')).toBeTruthy();
+    expect(screen.getByText('自愿放弃享受减按1%征收率征收增值税政策')).toBeTruthy();
     expect(screen.getByText('系统')).toBeTruthy();
     expect(screen.getByRole('link', { name: /下载 PDF（40.0 KB）/ }).getAttribute('href')).toContain(
       '/v3/invoice-detail/download?invoice_id=41&kind=pdf',
