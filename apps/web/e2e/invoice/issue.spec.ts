@@ -235,5 +235,33 @@ test.describe('single invoice (/invoice/online)', () => {
     await preview.getByRole('button', { name: '确认开具' }).click();
     await expect(page.getByText('开票成功')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByLabel('发票号码')).toHaveText(/^\d{20}$/);
+
+    // another stay at 3%: while the 1% reduction runs a small-scale seller says why (slsm)
+    await page.getByRole('button', { name: '继续开票' }).click();
+    await expect(page.getByRole('combobox', { name: '项目名称 第1行' })).toHaveValue('住宿费');
+    await page.getByLabel('税率 第1行').first().click();
+    await page.locator('.ant-select-dropdown:visible').getByText('3%', { exact: true }).click();
+    const reason = page.locator('.ant-select:has(#issue-small-scale-reason)');
+    await expect(reason).toBeVisible();
+    await page.getByRole('radio', { name: '个人/政府事业单位' }).check();
+    await page.getByLabel('名称', { exact: true }).fill('王小明');
+    await page.getByRole('button', { name: '开具发票' }).click();
+    await expect(page.getByText('小规模纳税人开具3%征收率发票，请选择开具原因').first()).toBeVisible();
+    await reason.click();
+    await page
+      .locator('.ant-select-dropdown:visible')
+      .getByText('自愿放弃享受减按1%征收率征收增值税政策')
+      .click();
+    await page.getByRole('button', { name: '开具发票' }).click();
+    await page.getByRole('dialog', { name: '发票预览' }).getByRole('button', { name: '确认开具' }).click();
+    await expect(page.getByText('开票成功')).toBeVisible({ timeout: 30_000 });
+    const pdf = await page.getByRole('link', { name: /下载PDF/ }).getAttribute('href');
+    const invoiceId = new URL(pdf!, 'http://x').searchParams.get('invoice_id');
+    // the library's detail says why, in words
+    await page.goto(`/hotel/query/invoice?invoice_id=${invoiceId}`);
+    const detail = page.getByRole('dialog', { name: '发票详情' });
+    await expect(detail.getByText('3%征收率原因')).toBeVisible();
+    await expect(detail.getByText('自愿放弃享受减按1%征收率征收增值税政策')).toBeVisible();
+    await screenshot(page, 'invoice-detail-small-scale-reason');
   });
 });
