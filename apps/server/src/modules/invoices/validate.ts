@@ -7,13 +7,13 @@ import {
   DIGITAL_INVOICE_TYPES,
   isValidTaxCode,
   MONEY_MSG,
+  needsSmallScaleReason,
   normalizeRate,
   PAPER_INVOICE_TYPES,
   PATTERNS,
   ratesFor,
   type SmallScaleReason,
   SPECIAL_INVOICE_TYPES,
-  smallScaleReductionRuns,
 } from '@kaipiao/shared';
 
 export type FieldIssue = { field: string; message: string };
@@ -80,7 +80,6 @@ export function validateBlue(
 
   const lines: StoredLine[] = [];
   const checkLines: CheckLine[] = [];
-  let threePercent = false;
   req.goods_info.forEach((g, i) => {
     let computed: ReturnType<typeof computeLine> | null = null;
     try {
@@ -96,7 +95,6 @@ export function validateBlue(
       add(`goods_info.${i}.amount`, `第${i + 1}行：${(err as Error).message}`);
     }
     const rate = normalizeRate(g.tax_rate);
-    if (rate === '0.03') threePercent = true;
     if (rate !== null && !allowedRates.has(rate)) {
       add(
         `goods_info.${i}.tax_rate`,
@@ -151,7 +149,15 @@ export function validateBlue(
 
   // small-scale 3% while the 1% reduction runs: the bureau asks why (slsm, domain.md §2.6)
   let smallScaleReason: SmallScaleReason | null = null;
-  if (threePercent && seller.taxpayerType === 'small' && smallScaleReductionRuns(now)) {
+  // the form's rule (one definition); general taxpayers skip it without listing the rates
+  if (
+    seller.taxpayerType === 'small' &&
+    needsSmallScaleReason({
+      taxpayerType: seller.taxpayerType,
+      rates: req.goods_info.map((g) => g.tax_rate),
+      date: now,
+    })
+  ) {
     if (req.small_scale_reason) smallScaleReason = req.small_scale_reason;
     else add('small_scale_reason', MONEY_MSG.SMALL_SCALE_REASON_REQUIRED);
   }
