@@ -20,3 +20,4 @@ export * from './schemas/trusteeship.ts';
 export * from './validation/length.ts';
 export * from './validation/messages.ts';
 export * from './validation/patterns.ts';
+export * from './validation/text.ts';

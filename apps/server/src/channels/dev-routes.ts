@@ -1,4 +1,4 @@
-import { INVOICE_CODE, invoiceTypeSchema } from '@kaipiao/shared';
+import { INVOICE_CODE, invoiceTypeSchema, text } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,15 +9,15 @@ import { addNumberRange } from './numbers.ts';
 import { SANDBOX_FAULTS, SandboxTaxChannel } from './sandbox.ts';
 
 const PUBLIC = { auth: 'public' } as const;
-const moneyText = z.string().regex(/^\d{1,16}(\.\d{1,2})?$/);
+const moneyText = text().regex(/^\d{1,16}(\.\d{1,2})?$/);
 
 const controlBodySchema = z.object({
   device_id: z.number().int().positive(),
   latency_ms: z.number().int().min(0).max(120_000).optional(),
   /** none | error (bureau code + message) | timeout | unknown (issued, but answered "unknown") */
   fault: z.enum(SANDBOX_FAULTS).optional(),
-  fault_code: z.string().max(20).optional(),
-  fault_message: z.string().max(200).optional(),
+  fault_code: text().max(20).optional(),
+  fault_message: text().max(200).optional(),
   /** how many further issue calls the fault applies to; null = until cleared */
   fault_count: z.number().int().min(1).nullable().optional(),
   timeout_ms: z.number().int().min(0).max(120_000).optional(),

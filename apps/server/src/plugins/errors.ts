@@ -1,14 +1,19 @@
-import { CODE, messageFor } from '@kaipiao/shared';
+import { CODE, hiddenCharMessage, messageFor } from '@kaipiao/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/app-error.ts';
+import { loggableError, PG_BAD_TEXT_CODES, pgErrorOf } from '../lib/db-error.ts';
+import { recordTextGaps } from '../lib/text-coverage.ts';
 
 /**
  * One place turns failures into the envelope: handled ones are HTTP 200 with a non-zero code;
  * unknown paths and crashes stay HTTP errors with nothing internal leaked (spec §8, architecture §3).
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  // request strings that bypass the shared text() type, for the route-table test
+  app.addHook('onRoute', (route) => recordTextGaps(app, route));
+
   app.setErrorHandler((err: FastifyError, req, rawReply) => {
     // error envelopes bypass the route's success schema
     const reply = rawReply.type('application/json; charset=utf-8').serializer(JSON.stringify);
@@ -28,8 +33,20 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         data: { errors },
       });
     }
+    // should a path bypass the schemas (an import, a header), text PostgreSQL cannot store is
+    // still a bad request, never a 500
+    const pg = pgErrorOf(err);
+    if (pg && PG_BAD_TEXT_CODES.has(pg.code)) {
+      req.log.warn({ err: loggableError(err) }, 'text refused by PostgreSQL');
+      return reply.status(200).send({
+        code: CODE.VALIDATION,
+        message: hiddenCharMessage('输入内容'),
+        data: null,
+      });
+    }
     const status = err.statusCode ?? 500;
-    if (status >= 500) req.log.error({ err }, 'request failed');
+    // never the SQL, its parameters or row values (drizzle puts them in the message)
+    if (status >= 500) req.log.error({ err: loggableError(err) }, 'request failed');
     if (status === 429) {
       return reply
         .status(200)

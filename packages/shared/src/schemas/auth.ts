@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { text } from '../validation/text.ts';
 import { flag, mobileSchema, pictureCodeSchema, smsCodeSchema } from './common.ts';
 
 export const pictureCodeResponseSchema = z.object({ picture: z.string(), unique_code: z.string() });
 export const publicKeyResponseSchema = z.object({ key_id: z.string(), public_key: z.string() });
 
 /** Password fields travel RSA-OAEP encrypted with the server's public key (architecture.md §7). */
-export const passwordCipher = z.string().min(16).max(2048);
+export const passwordCipher = text().min(16).max(2048);
 
 export const accountLoginBodySchema = z.object({
-  account: z.string().trim().min(1).max(64),
+  account: text().trim().min(1).max(64),
   password: passwordCipher,
   picture_code: pictureCodeSchema,
-  unique_code: z.string().min(1).max(64),
-  secure_id: z.string().max(128).optional(),
+  unique_code: text().min(1).max(64),
+  secure_id: text().max(128).optional(),
 });
 
 export const userInfoSchema = z.object({
@@ -40,8 +41,8 @@ export const loginResponseSchema = z.object({
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const mfaCheckBodySchema = z.object({
-  account: z.string().trim().min(1).max(64),
-  secure_id: z.string().max(128).optional(),
+  account: text().trim().min(1).max(64),
+  secure_id: text().max(128).optional(),
 });
 export const mfaCheckResponseSchema = z.object({ need_verify: flag });
 
@@ -49,29 +50,29 @@ export const smsSendResponseSchema = z.object({ number: z.number() });
 export const regSmsBodySchema = z.object({
   mobile: mobileSchema,
   picture_code: pictureCodeSchema,
-  unique_code: z.string().min(1).max(64),
+  unique_code: text().min(1).max(64),
 });
 export const sendSmsBodySchema = z.object({
   mobile: mobileSchema.optional(),
   type: z.enum(['reset_password', 'login', 'bind_mobile']),
   picture_code: pictureCodeSchema,
-  unique_code: z.string().min(1).max(64),
+  unique_code: text().min(1).max(64),
 });
 
 export const mfaLoginBodySchema = z.object({
-  account: z.string().trim().min(1).max(64),
+  account: text().trim().min(1).max(64),
   password: passwordCipher,
   mobile: mobileSchema,
   sms_code: smsCodeSchema,
-  secure_id: z.string().max(128).optional(),
+  secure_id: text().max(128).optional(),
 });
 
 export const checkSecureIdBodySchema = z
   .object({
-    token: z.string().max(256).optional(),
-    ticket: z.string().max(256).optional(),
-    app_id: z.string().max(16).optional(),
-    secure_id: z.string().max(128).optional(),
+    token: text().max(256).optional(),
+    ticket: text().max(256).optional(),
+    app_id: text().max(16).optional(),
+    secure_id: text().max(128).optional(),
   })
   .refine((b) => Boolean(b.token) !== Boolean(b.ticket), { message: '缺少登录凭证' });
 export const checkSecureIdResponseSchema = z.object({
@@ -85,9 +86,9 @@ export const checkSecureIdResponseSchema = z.object({
 export const verifySecureIdMobileBodySchema = z.object({
   sms_captcha: smsCodeSchema,
   mobile: mobileSchema,
-  token: z.string().max(256).optional(),
-  ticket: z.string().max(256).optional(),
-  app_id: z.string().max(16).optional(),
+  token: text().max(256).optional(),
+  ticket: text().max(256).optional(),
+  app_id: text().max(16).optional(),
 });
 export const verifySecureIdMobileResponseSchema = z.object({
   token: z.string(),
@@ -101,7 +102,7 @@ export const qrCodeResponseSchema = z.object({
   qr_code: z.string(),
   expires_in: z.number(),
 });
-export const loginStatusQuerySchema = z.object({ qr_id: z.string().min(1).max(64) });
+export const loginStatusQuerySchema = z.object({ qr_id: text().min(1).max(64) });
 export const loginStatusResponseSchema = z.object({
   status: z.enum(['waiting', 'scanned', 'confirmed', 'expired']),
   token: z.string().optional(),
@@ -117,8 +118,8 @@ export const resetPasswordBodySchema = z.object({
 });
 
 export const wecomLoginBodySchema = z.object({
-  code: z.string().min(1).max(128),
-  appid: z.string().max(64).optional(),
+  code: text().min(1).max(128),
+  appid: text().max(64).optional(),
 });
 export const wecomLoginResponseSchema = z.object({
   corp_id: z.string(),
@@ -135,22 +136,22 @@ export const partnerAppIdSchema = z.enum(['1003', '1014', '22']);
 // Sandbox controls (outside production only, architecture.md §1): the demo and the tests stand in
 // for the phone that scans, the partner that issues tickets and the work app that issues codes.
 export const devQrConfirmBodySchema = z.object({
-  qr_id: z.string().min(1).max(64),
-  account: z.string().trim().min(1).max(64),
+  qr_id: text().min(1).max(64),
+  account: text().trim().min(1).max(64),
   step: z.enum(['scan', 'confirm']).default('confirm'),
 });
 export const devQrConfirmResponseSchema = z.object({ status: z.enum(['scanned', 'confirmed']) });
 
 export const devSsoIssueBodySchema = z.object({
-  account: z.string().trim().min(1).max(64),
+  account: text().trim().min(1).max(64),
   kind: z.enum(['ticket', 'token']).default('ticket'),
   app_id: partnerAppIdSchema,
 });
 export const devSsoIssueResponseSchema = z.object({ ticket: z.string() });
 
 export const devWecomIssueCodeBodySchema = z.object({
-  corp_id: z.string().trim().min(1).max(64),
-  qw_user_id: z.string().trim().min(1).max(64),
-  appid: z.string().max(64).default('sandbox'),
+  corp_id: text().trim().min(1).max(64),
+  qw_user_id: text().trim().min(1).max(64),
+  appid: text().max(64).default('sandbox'),
 });
 export const devWecomIssueCodeResponseSchema = z.object({ code: z.string() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../validation/text.ts';
 
 /**
  * Batch issuing (spec §2 /invoice/batch, domain.md §9 item 5): an Excel file of invoices keyed by
@@ -195,7 +196,7 @@ export const batchIdQuerySchema = z.object({ batch_id: z.coerce.number().int().p
 export const batchUploadQuerySchema = z.object({
   device_id: z.coerce.number().int().positive(),
   /** kind for rows that leave 发票种类 empty */
-  invoice_type: z.string().regex(/^\d{2,3}$/),
+  invoice_type: text().regex(/^\d{2,3}$/),
   /** e-mail each invoice to the buyer's address once issued */
   send_email: z
     .enum(['0', '1', 'true', 'false'])

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { MSG } from '../validation/messages.ts';
 import { PATTERNS } from '../validation/patterns.ts';
+import { text } from '../validation/text.ts';
 
-export const mobileSchema = z.string().regex(PATTERNS.mobile, MSG.MOBILE_REQUIRED);
-export const smsCodeSchema = z.string().regex(PATTERNS.smsCode, MSG.SMS_CODE_REQUIRED);
-export const pictureCodeSchema = z.string().regex(PATTERNS.pictureCode, MSG.PICTURE_CODE);
+export const mobileSchema = text().regex(PATTERNS.mobile, MSG.MOBILE_REQUIRED);
+export const smsCodeSchema = text().regex(PATTERNS.smsCode, MSG.SMS_CODE_REQUIRED);
+export const pictureCodeSchema = text().regex(PATTERNS.pictureCode, MSG.PICTURE_CODE);
 export const flag = z.union([z.literal(0), z.literal(1)]);
 
 /** Envelope every response uses (architecture.md §3). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../validation/text.ts';
 
 /** Stores, devices, tax accounts, invoice stock and monthly filing (issue 5; domain.md §7). */
 
@@ -38,8 +39,7 @@ export const REAL_NAME_STATES = {
   expired: '认证已过期',
 } as const;
 
-const mobile = z
-  .string()
+const mobile = text()
   .trim()
   .regex(/^1\d{10}$/, '请输入正确的手机号');
 
@@ -47,16 +47,15 @@ const mobile = z
 
 export const storeBodySchema = z.object({
   client_store_id: z.number().int().positive().optional(),
-  name: z.string().trim().min(1, '请输入门店名称').max(50, '门店名称最多50个字'),
-  code: z
-    .string()
+  name: text().trim().min(1, '请输入门店名称').max(50, '门店名称最多50个字'),
+  code: text()
     .trim()
     .regex(/^[0-9A-Za-z_-]{1,20}$/, '门店编号为1-20位字母、数字、-或_'),
   /** default invoice kinds of the store's clerks */
-  default_invoice_types: z.array(z.string()).max(10).default([]),
+  default_invoice_types: z.array(text()).max(10).default([]),
   /** devices the store issues through */
   device_ids: z.array(z.number().int().positive()).max(100).default([]),
-  remark: z.string().trim().max(200).default(''),
+  remark: text({ multiline: true }).trim().max(200).default(''),
 });
 export type StoreBody = z.infer<typeof storeBodySchema>;
 
@@ -140,13 +139,13 @@ export type CheckTax = z.infer<typeof checkTaxSchema>;
 
 export const taxAccountBodySchema = z.object({
   id: z.number().int().positive().optional(),
-  account: z.string().trim().min(1, '请输入税局账号').max(50),
+  account: text().trim().min(1, '请输入税局账号').max(50),
   /** plain on create; empty on edit keeps the stored one. Never returned. */
-  password: z.string().max(64).default(''),
+  password: text().max(64).default(''),
   /** required on create; empty on edit keeps the stored one */
   phone: z.union([mobile, z.literal('')]).default(''),
   identity: z.enum(['01', '02', '03', '05', '09']),
-  person_name: z.string().trim().min(1, '请输入姓名').max(20),
+  person_name: text().trim().min(1, '请输入姓名').max(20),
   channel: z.enum(['GP900000', 'GP900003', 'GP900004', 'GP900005', 'GP900006']),
   device_id: z.number().int().positive().nullable().default(null),
 });
@@ -191,14 +190,14 @@ export type HealthRow = z.infer<typeof healthRowSchema>;
 
 export const applyStockBodySchema = z.object({
   device_id: z.number().int().positive(),
-  invoice_type: z.string().min(1),
+  invoice_type: text().min(1),
   count: z.number().int(),
 });
 export const moveStockBodySchema = z.object({
   /** distribute: the main disc; return: the branch disc */
   device_id: z.number().int().positive(),
   target_device_id: z.number().int().positive(),
-  invoice_type: z.string().min(1),
+  invoice_type: text().min(1),
   count: z.number().int().positive('数量须大于0').max(100000),
 });
 export type MoveStockBody = z.infer<typeof moveStockBodySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PATTERNS } from '../validation/patterns.ts';
+import { text } from '../validation/text.ts';
 
 /** Invoice documents and delivery (architecture.md §5): download and e-mail re-send. */
 
@@ -20,12 +21,7 @@ export type InvoiceDownloadQuery = z.infer<typeof invoiceDownloadQuerySchema>;
 /** POST /v3/invoice-detail/send-email: e-mails the PDF and XML now. */
 export const sendInvoiceEmailRequestSchema = z.object({
   invoice_id: z.number().int().positive(),
-  email: z
-    .string()
-    .trim()
-    .min(1, EMAIL_INVALID_MESSAGE)
-    .max(100)
-    .regex(PATTERNS.email, EMAIL_INVALID_MESSAGE),
+  email: text().trim().min(1, EMAIL_INVALID_MESSAGE).max(100).regex(PATTERNS.email, EMAIL_INVALID_MESSAGE),
 });
 export type SendInvoiceEmailRequest = z.infer<typeof sendInvoiceEmailRequestSchema>;
 

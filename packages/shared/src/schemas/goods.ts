@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from '../constants/menu.ts';
 import { PREFERENTIAL_POLICIES, PREFERENTIAL_RATES, type RateOption, ratesFor } from '../money/rates.ts';
+import { text } from '../validation/text.ts';
 
 /**
  * Goods codes (商品编码, spec §2 /device-project/project, §7 client-project calls) and the
@@ -60,7 +61,7 @@ export const taxClassCodeSchema = z.object({
 export type TaxClassCode = z.infer<typeof taxClassCodeSchema>;
 
 export const searchTaxClassQuerySchema = z.object({
-  keyword: z.string().trim().max(50).default(''),
+  keyword: text().trim().max(50).default(''),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 
@@ -77,8 +78,7 @@ export const rateOptionSchema = z.object({
 export type RateOptionItem = z.infer<typeof rateOptionSchema>;
 
 export const taxRateBodySchema = z.object({
-  tax_class_code: z
-    .string()
+  tax_class_code: text()
     .trim()
     .regex(/^(\d{19})?$/, GOODS_MSG.TAX_CLASS_FORMAT)
     .optional(),
@@ -226,32 +226,28 @@ function stripZeros(v: string): string {
 const PRICE = /^\d{1,16}(\.\d{1,8})?$/;
 
 export const goodsBodySchema = z.object({
-  name: z.string().trim().min(1, GOODS_MSG.NAME_REQUIRED).max(300, GOODS_MSG.NAME_MAX),
-  tax_class_code: z
-    .string({ error: GOODS_MSG.TAX_CLASS_REQUIRED })
+  name: text().trim().min(1, GOODS_MSG.NAME_REQUIRED).max(300, GOODS_MSG.NAME_MAX),
+  tax_class_code: text({ error: GOODS_MSG.TAX_CLASS_REQUIRED })
     .trim()
     .min(1, GOODS_MSG.TAX_CLASS_REQUIRED)
     .regex(/^\d{19}$/, GOODS_MSG.TAX_CLASS_FORMAT),
-  spec: z.string().trim().max(150, GOODS_MSG.SPEC_MAX).default(''),
-  unit: z.string().trim().max(20, GOODS_MSG.UNIT_MAX).default(''),
+  spec: text().trim().max(150, GOODS_MSG.SPEC_MAX).default(''),
+  unit: text().trim().max(20, GOODS_MSG.UNIT_MAX).default(''),
   /** unit price as entered (incl. tax when price_includes_tax); null = priced on the invoice */
-  price: z
-    .string()
+  price: text()
     .trim()
     .nullable()
     .default(null)
     .transform((v) => (v === '' ? null : v))
     .refine((v) => v === null || (PRICE.test(v) && /[1-9]/.test(v)), GOODS_MSG.PRICE_FORMAT),
   price_includes_tax: z.boolean().default(true),
-  tax_rate: z
-    .string({ error: GOODS_MSG.RATE_REQUIRED })
+  tax_rate: text({ error: GOODS_MSG.RATE_REQUIRED })
     .trim()
     .min(1, GOODS_MSG.RATE_REQUIRED)
     .transform(normalizeRateText)
     .refine((v) => /^0(\.\d{1,4})?$/.test(v), GOODS_MSG.RATE_FORMAT),
   /** 数电 优惠政策标识 '01'…'18' or '' */
-  preferential_code: z
-    .string()
+  preferential_code: text()
     .regex(/^(|0[1-9]|1[0-8])$/, GOODS_MSG.PREFERENTIAL_NOT_ALLOWED)
     .default(''),
   /** 零税率标识; derived from rate and policy when omitted ('' for non-zero rates) */
@@ -268,7 +264,7 @@ export const idBodySchema = z.object({ id: z.number().int().positive() });
 
 export const listGoodsQuerySchema = pageQuerySchema.extend({
   /** matches name or 简称 (contains) and classification code (prefix) */
-  keyword: z.string().trim().max(100).default(''),
+  keyword: text().trim().max(100).default(''),
 });
 
 export const goodsItemSchema = z.object({

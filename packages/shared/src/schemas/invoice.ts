@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../validation/text.ts';
 
 /**
  * The invoicing contract (spec §3 blue-invoice payload, §7 invoicing calls). Amounts travel as
@@ -54,30 +55,30 @@ export const SPECIFIC_BUSINESS = {
 } as const;
 export type SpecificBusinessCode = keyof typeof SPECIFIC_BUSINESS;
 
-const money = z.string().regex(/^-?\d{1,16}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
-const decimal8 = z.string().regex(/^-?\d{1,16}(\.\d{1,8})?$/, '数值格式不正确，最多八位小数');
-const rate = z.string().regex(/^0(\.\d{1,6})?$/, '税率格式不正确');
+const money = text().regex(/^-?\d{1,16}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
+const decimal8 = text().regex(/^-?\d{1,16}(\.\d{1,8})?$/, '数值格式不正确，最多八位小数');
+const rate = text().regex(/^0(\.\d{1,6})?$/, '税率格式不正确');
 
 export const buyerSchema = z.object({
   /** 1 个人 / 政府事业单位, 2 企业 */
   title_type: z.union([z.literal(1), z.literal(2)]),
-  name: z.string().trim().min(1, '请输入购买方名称').max(300),
-  tax_code: z.string().trim().max(20).default(''),
-  email: z.string().trim().max(100).default(''),
-  mobile: z.string().trim().max(20).default(''),
-  address: z.string().trim().max(300).default(''),
-  phone: z.string().trim().max(60).default(''),
-  bank_name: z.string().trim().max(120).default(''),
-  bank_account: z.string().trim().max(100).default(''),
+  name: text().trim().min(1, '请输入购买方名称').max(300),
+  tax_code: text().trim().max(20).default(''),
+  email: text().trim().max(100).default(''),
+  mobile: text().trim().max(20).default(''),
+  address: text().trim().max(300).default(''),
+  phone: text().trim().max(60).default(''),
+  bank_name: text().trim().max(120).default(''),
+  bank_account: text().trim().max(100).default(''),
 });
 
 export const sellerSchema = z.object({
-  name: z.string().default(''),
-  tax_code: z.string().default(''),
-  address: z.string().trim().max(300).default(''),
-  phone: z.string().trim().max(60).default(''),
-  bank_name: z.string().trim().max(120).default(''),
-  bank_account: z.string().trim().max(100).default(''),
+  name: text().default(''),
+  tax_code: text().default(''),
+  address: text().trim().max(300).default(''),
+  phone: text().trim().max(60).default(''),
+  bank_name: text().trim().max(120).default(''),
+  bank_account: text().trim().max(100).default(''),
 });
 
 /** One item line as the form sends it; the server recomputes and checks the tolerances. */
@@ -85,11 +86,11 @@ export const goodsLineSchema = z.object({
   /** 0 normal, 1 discount line (follows its discounted line), 2 discounted line */
   line_kind: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(0),
   goods_id: z.number().int().positive().nullable().default(null),
-  tax_class_code: z.string().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
-  short_name: z.string().trim().min(1).max(120),
-  name: z.string().trim().min(1, '请输入项目名称').max(600),
-  spec: z.string().trim().max(150).default(''),
-  unit: z.string().trim().max(300).default(''),
+  tax_class_code: text().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
+  short_name: text().trim().min(1).max(120),
+  name: text().trim().min(1, '请输入项目名称').max(600),
+  spec: text().trim().max(150).default(''),
+  unit: text().trim().max(300).default(''),
   quantity: decimal8.nullable().default(null),
   /** unit price as entered: tax-inclusive when invoice_info.price_includes_tax */
   price: decimal8.nullable().default(null),
@@ -99,8 +100,7 @@ export const goodsLineSchema = z.object({
   amount_with_tax: money,
   tax_rate: rate,
   /** 数电 优惠政策标识 '01'…'18' or '' */
-  preferential_code: z
-    .string()
+  preferential_code: text()
     .regex(/^(|0[1-9]|1[0-8])$/)
     .default(''),
   /** 零税率标识 '' | '0' | '1' 免税 | '2' 不征税 | '3' 普通零税率 */
@@ -108,48 +108,55 @@ export const goodsLineSchema = z.object({
 });
 
 export const buildingServiceSchema = z.object({
-  place: z.string().trim().min(1, '请输入建筑服务发生地').max(120),
-  detail_address: z.string().trim().max(300).default(''),
-  project_name: z.string().trim().min(1, '请输入建筑项目名称').max(80),
+  place: text().trim().min(1, '请输入建筑服务发生地').max(120),
+  detail_address: text().trim().max(300).default(''),
+  project_name: text().trim().min(1, '请输入建筑项目名称').max(80),
   cross_city: z.enum(['Y', 'N']),
-  cross_region_no: z.string().trim().max(50).default(''),
-  land_vat_project_no: z.string().trim().max(16).default(''),
+  cross_region_no: text().trim().max(50).default(''),
+  land_vat_project_no: text().trim().max(16).default(''),
 });
 
 export const goodsTransportSchema = z.object({
-  vehicle_type: z.string().trim().min(1, '请选择运输工具种类').max(40),
-  vehicle_no: z.string().trim().min(1, '请输入运输工具牌号').max(40),
-  origin: z.string().trim().min(1, '请输入起运地').max(80),
-  destination: z.string().trim().min(1, '请输入到达地').max(80),
-  goods_name: z.string().trim().min(1, '请输入运输货物名称').max(80),
+  vehicle_type: text().trim().min(1, '请选择运输工具种类').max(40),
+  vehicle_no: text().trim().min(1, '请输入运输工具牌号').max(40),
+  origin: text().trim().min(1, '请输入起运地').max(80),
+  destination: text().trim().min(1, '请输入到达地').max(80),
+  goods_name: text().trim().min(1, '请输入运输货物名称').max(80),
 });
 
 export const realStaticRentSchema = z.object({
-  province: z.string().trim().min(1, '请输入不动产所在省份').max(20),
-  city: z.string().trim().max(20).default(''),
-  detail_address: z.string().trim().min(1, '请输入不动产详细地址').max(80),
+  province: text().trim().min(1, '请输入不动产所在省份').max(20),
+  city: text().trim().max(20).default(''),
+  detail_address: text().trim().min(1, '请输入不动产详细地址').max(80),
   /** `yyyy-MM-dd yyyy-MM-dd` or with HH:mm */
-  lease_period: z.string().trim().min(1, '请输入租赁期起止'),
+  lease_period: text().trim().min(1, '请输入租赁期起止'),
   cross_city: z.enum(['Y', 'N']),
-  certificate_no: z.string().trim().min(1, '请输入产权证书/不动产权证号').max(40),
-  plate_no: z.string().trim().max(80).default(''),
-  area_unit: z.string().trim().min(1, '请选择面积单位'),
+  certificate_no: text().trim().min(1, '请输入产权证书/不动产权证号').max(40),
+  plate_no: text().trim().max(80).default(''),
+  area_unit: text().trim().min(1, '请选择面积单位'),
 });
 
 export const passengerTransportSchema = z.object({
-  traveller: z.string().trim().min(1, '请输入出行人').max(20),
-  id_type: z.string().regex(/^(1\d\d|2\d\d)$/, '请选择出行人证件类型'),
-  id_no: z.string().trim().min(1, '请输入有效身份证件号').max(20),
-  travel_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '请选择出行日期'),
-  origin: z.string().trim().min(1, '请输入出发地').max(80),
-  destination: z.string().trim().min(1, '请输入到达地').max(80),
-  vehicle_type: z.string().regex(/^[1-9]$/, '请选择交通工具类型'),
-  seat_class: z.string().trim().max(20).default(''),
+  traveller: text().trim().min(1, '请输入出行人').max(20),
+  id_type: text().regex(/^(1\d\d|2\d\d)$/, '请选择出行人证件类型'),
+  id_no: text().trim().min(1, '请输入有效身份证件号').max(20),
+  travel_date: text().regex(/^\d{4}-\d{2}-\d{2}$/, '请选择出行日期'),
+  origin: text().trim().min(1, '请输入出发地').max(80),
+  destination: text().trim().min(1, '请输入到达地').max(80),
+  vehicle_type: text().regex(/^[1-9]$/, '请选择交通工具类型'),
+  seat_class: text().trim().max(20).default(''),
 });
 
 export const hotelStaySchema = z.object({
-  room_no: z.string().trim().max(20).default(''),
-  guest_name: z.string().trim().max(50).default(''),
+  room_no: text().trim().max(20).default(''),
+  guest_name: text().trim().max(50).default(''),
+  check_in: text().default(''),
+  check_out: text().default(''),
+});
+/** A stored hotel stay as answers carry it: shown as stored, without the request rules. */
+export const hotelStayViewSchema = z.object({
+  room_no: z.string().default(''),
+  guest_name: z.string().default(''),
   check_in: z.string().default(''),
   check_out: z.string().default(''),
 });
@@ -159,16 +166,16 @@ export const invoiceInfoSchema = z.object({
   total_amount: money,
   total_tax: money,
   total_price_with_tax: money,
-  remark: z.string().max(450, '备注最多450个字符').default(''),
+  remark: text({ multiline: true }).max(450, '备注最多450个字符').default(''),
   specific_business_code: z.enum(['03', '04', '06', '09']).nullable().default(null),
-  drawer: z.string().trim().max(300).default(''),
-  payee: z.string().trim().max(150).default(''),
-  reviewer: z.string().trim().max(75).default(''),
+  drawer: text().trim().max(300).default(''),
+  payee: text().trim().max(150).default(''),
+  reviewer: text().trim().max(75).default(''),
 });
 
 /** POST v3/online-invoicing/blue (spec §3). `serial_no` makes the call idempotent. */
 export const blueInvoiceRequestSchema = z.object({
-  serial_no: z.string().regex(/^[A-Za-z0-9_-]{8,40}$/, '流水号须为8-40位字母、数字、下划线或中划线'),
+  serial_no: text().regex(/^[A-Za-z0-9_-]{8,40}$/, '流水号须为8-40位字母、数字、下划线或中划线'),
   device_id: z.number().int().positive(),
   invoice_type: invoiceTypeSchema,
   buyer: buyerSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from '../constants/menu.ts';
+import { text } from '../validation/text.ts';
 import { invoiceTypeSchema } from './invoice.ts';
 
 /**
@@ -48,14 +49,14 @@ export function libraryStatusOf(status: string, redStatus: string): LibraryStatu
 
 export const DIRECTIONS = { blue: '蓝字发票', red: '红字发票' } as const;
 
-export const dayString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式须为YYYY-MM-DD');
+export const dayString = text().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式须为YYYY-MM-DD');
 /** spec §9 page sizes 10/20/30, default 10 */
 const pageSize = z
   .number()
   .int()
   .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), '每页条数只能是10、20或30')
   .default(10);
-const moneyFilter = z.string().regex(/^-?\d{1,14}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
+const moneyFilter = text().regex(/^-?\d{1,14}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
 
 /** Filters shared by the list, the exports and (date + stores) the statistics. */
 export const invoiceFilterSchema = z.object({
@@ -64,16 +65,14 @@ export const invoiceFilterSchema = z.object({
   date_to: dayString.optional(),
   invoice_types: z.array(invoiceTypeSchema).max(10).optional(),
   /** 发票号码: the whole number or its last digits */
-  invoice_no: z
-    .string()
+  invoice_no: text()
     .trim()
     .regex(/^\d{0,20}$/, '发票号码只能是数字')
     .optional(),
   /** 购买方名称 contains */
-  buyer_name: z.string().trim().max(100).optional(),
+  buyer_name: text().trim().max(100).optional(),
   /** 购买方税号, exact */
-  buyer_tax_code: z
-    .string()
+  buyer_tax_code: text()
     .trim()
     .regex(/^[0-9A-Za-z]{0,20}$/, '税号格式不正确')
     .optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../validation/messages.ts';
+import { text } from '../validation/text.ts';
 import { flag } from './common.ts';
 
 // Real-name dialog calls (spec §3 real-name dialog data, §7 equipment calls). The device is named
@@ -7,9 +8,9 @@ import { flag } from './common.ts';
 
 const deviceRef = {
   device_id: z.coerce.number().int().positive(),
-  channel: z.string().max(20).optional(),
-  tax_code: z.string().max(20).optional(),
-  terminal_no: z.string().max(40).optional(),
+  channel: text().max(20).optional(),
+  tax_code: text().max(20).optional(),
+  terminal_no: text().max(40).optional(),
 };
 
 /** GET v3/equipment/get-real-person-auth; judge_invoice_status 1 = the non-initiative QR refresh */
@@ -66,8 +67,8 @@ export type RealNameSmsResponse = z.infer<typeof realNameSmsResponseSchema>;
 /** POST /v3/equipment/sms-login-tax-station | sms-login-autonomous-tax-station */
 export const realNameSmsLoginBodySchema = z.object({
   ...deviceRef,
-  phone: z.string().max(20).optional(),
-  sms_code: z.string({ error: MSG.REAL_NAME_SMS_REQUIRED }).trim().min(1, MSG.REAL_NAME_SMS_REQUIRED).max(10),
+  phone: text().max(20).optional(),
+  sms_code: text({ error: MSG.REAL_NAME_SMS_REQUIRED }).trim().min(1, MSG.REAL_NAME_SMS_REQUIRED).max(10),
 });
 export const realNameSmsLoginResponseSchema = z.object({ logged_in: flag, login_expires_at: z.string() });
 
@@ -87,8 +88,7 @@ export const devRealNameBodySchema = z.object({
   auth_type: z.number().int().min(0).max(1).optional(),
   auth_way: z.enum(['1', '2']).optional(),
   ele_tax_login_type: z.enum(['1', '2']).optional(),
-  tax_mobile: z
-    .string()
+  tax_mobile: text()
     .regex(/^1\d{10}$/)
     .optional(),
   /** the next SMS send answers with code 10000 (it still sends) */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RED_CODE } from '../errors/codes.ts';
+import { text } from '../validation/text.ts';
 import { DIGITAL_INVOICE_TYPES, PAPER_INVOICE_TYPES } from './invoice.ts';
 
 /**
@@ -102,8 +103,8 @@ export function redStateName(kind: string, state: string): string {
   return SHEET_STATES[state as SheetState] ?? state;
 }
 
-const money = z.string().regex(/^\d{1,16}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
-const quantity = z.string().regex(/^\d{1,16}(\.\d{1,8})?$/, '数量格式不正确，最多八位小数');
+const money = text().regex(/^\d{1,16}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
+const quantity = text().regex(/^\d{1,16}(\.\d{1,8})?$/, '数量格式不正确，最多八位小数');
 
 /**
  * One line the clerk reverses, by the blue line's number. Positive figures: how much to take back.
@@ -123,7 +124,7 @@ export const redApplyRequestSchema = z.object({
   reason: redReasonSchema,
   full: z.boolean(),
   lines: z.array(redLineInputSchema).max(2000).default([]),
-  remark: z.string().trim().max(200).default(''),
+  remark: text({ multiline: true }).trim().max(200).default(''),
 });
 export type RedApplyRequest = z.input<typeof redApplyRequestSchema>;
 
@@ -211,9 +212,9 @@ export const redListRequestSchema = z.object({
   page_size: z.number().int().min(1).max(100).default(20),
   kind: z.enum(['confirm', 'info_sheet', 'direct']).optional(),
   /** a state code, or a class: pending | confirmed | void */
-  state: z.string().max(20).optional(),
+  state: text().max(20).optional(),
   /** blue / red invoice number, form number or buyer name */
-  keyword: z.string().trim().max(100).optional(),
+  keyword: text().trim().max(100).optional(),
 });
 export type RedListRequest = z.input<typeof redListRequestSchema>;
 
@@ -271,7 +272,7 @@ export type RedBlueInfo = z.infer<typeof redBlueInfoSchema>;
 /** POST /v3/invoice-detail/void (作废, domain.md §3.1) */
 export const voidRequestSchema = z.object({
   invoice_id: z.number().int().positive(),
-  reason: z.string().trim().min(1, '请填写作废原因').max(100),
+  reason: text({ label: '作废原因', multiline: true }).trim().min(1, '请填写作废原因').max(100),
 });
 export type VoidRequest = z.input<typeof voidRequestSchema>;
 export const voidResultSchema = z.object({ invoice_id: z.number(), status: z.string() });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PATTERNS } from '../validation/patterns.ts';
+import { text } from '../validation/text.ts';
 import { pageQuerySchema } from './goods.ts';
-import { hotelStaySchema } from './invoice.ts';
+import { hotelStaySchema, hotelStayViewSchema } from './invoice.ts';
 import { TITLE_MSG, taxCodeProblem } from './titles.ts';
 
 /**
@@ -58,8 +59,7 @@ export const SCAN_MSG = {
   KEYWORD_MIN: '请至少输入2个字',
 } as const;
 
-const money = z
-  .string()
+const money = text()
   .trim()
   .regex(/^\d{1,14}(\.\d{1,2})?$/, SCAN_MSG.AMOUNT_FORMAT)
   .refine((v) => Number(v) > 0, SCAN_MSG.AMOUNT_POSITIVE);
@@ -70,27 +70,39 @@ const money = z
  */
 export const scanItemSchema = z.object({
   goods_id: z.number().int().positive().nullable().default(null),
-  name: z.string().trim().min(1, SCAN_MSG.ITEM_NAME_REQUIRED).max(200),
-  tax_class_code: z.string().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
-  short_name: z.string().trim().min(1).max(120),
-  spec: z.string().trim().max(150).default(''),
-  unit: z.string().trim().max(20).default(''),
-  quantity: z
-    .string()
+  name: text().trim().min(1, SCAN_MSG.ITEM_NAME_REQUIRED).max(200),
+  tax_class_code: text().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
+  short_name: text().trim().min(1).max(120),
+  spec: text().trim().max(150).default(''),
+  unit: text().trim().max(20).default(''),
+  quantity: text()
     .trim()
     .regex(/^\d{1,12}(\.\d{1,8})?$/, '数量格式不正确')
     .nullable()
     .default(null),
-  tax_rate: z.string().regex(/^0(\.\d{1,6})?$/, SCAN_MSG.ITEM_RATE),
+  tax_rate: text().regex(/^0(\.\d{1,6})?$/, SCAN_MSG.ITEM_RATE),
   /** tax-inclusive amount of the line */
   amount_with_tax: money,
-  preferential_code: z
-    .string()
+  preferential_code: text()
     .regex(/^(|0[1-9]|1[0-8])$/)
     .default(''),
   zero_rate_flag: z.enum(['', '0', '1', '2', '3']).default(''),
 });
 export type ScanItem = z.infer<typeof scanItemSchema>;
+/** A stored item as answers carry it: shown as stored, without the request rules. */
+export const scanItemViewSchema = z.object({
+  goods_id: z.number().nullable().default(null),
+  name: z.string(),
+  tax_class_code: z.string(),
+  short_name: z.string(),
+  spec: z.string().default(''),
+  unit: z.string().default(''),
+  quantity: z.string().nullable().default(null),
+  tax_rate: z.string(),
+  amount_with_tax: z.string(),
+  preferential_code: z.string().default(''),
+  zero_rate_flag: z.enum(['', '0', '1', '2', '3']).default(''),
+});
 
 // ---------------------------------------------------------------- console: settings and codes
 
@@ -108,7 +120,7 @@ export type ScanSettings = z.infer<typeof scanSettingsSchema>;
 export const scanSettingsBodySchema = z.object({
   mode: z.enum(['audit', 'immediate']),
   device_id: z.number().int().positive().nullable().default(null),
-  invoice_type: z.string().regex(/^(81|82|004|007|025|026|028|032)$/, '请选择票种'),
+  invoice_type: text().regex(/^(81|82|004|007|025|026|028|032)$/, '请选择票种'),
   default_valid_minutes: z
     .number()
     .int()
@@ -128,8 +140,8 @@ export const scanCodeSchema = z.object({
   status: z.enum(['active', 'disabled']),
   order_no: z.string().nullable(),
   amount: z.string().nullable(),
-  items: z.array(scanItemSchema).nullable(),
-  hotel_stay: hotelStaySchema.nullable(),
+  items: z.array(scanItemViewSchema).nullable(),
+  hotel_stay: hotelStayViewSchema.nullable(),
   expires_at: z.string().nullable(),
   /** the order's request, if the buyer has submitted one */
   request_status: scanRequestStatusSchema.nullable(),
@@ -139,17 +151,16 @@ export type ScanCode = z.infer<typeof scanCodeSchema>;
 
 export const scanCodeListQuerySchema = pageQuerySchema.extend({
   kind: z.enum(['static', 'order']).default('static'),
-  keyword: z.string().trim().max(40).default(''),
+  keyword: text().trim().max(40).default(''),
 });
 
 export const createCounterBodySchema = z.object({
-  name: z.string().trim().min(1, SCAN_MSG.COUNTER_NAME_REQUIRED).max(30),
+  name: text().trim().min(1, SCAN_MSG.COUNTER_NAME_REQUIRED).max(30),
 });
 
 export const createOrderBodySchema = z.object({
   /** the merchant's order number; generated when blank */
-  order_no: z
-    .string()
+  order_no: text()
     .trim()
     .default('')
     .refine((v) => v === '' || /^[A-Za-z0-9_-]{1,40}$/.test(v), SCAN_MSG.ORDER_NO_FORMAT),
@@ -161,7 +172,7 @@ export const createOrderBodySchema = z.object({
     .max(43_200, SCAN_MSG.VALID_MINUTES)
     .optional(),
   hotel_stay: hotelStaySchema.optional(),
-  remark: z.string().trim().max(200).default(''),
+  remark: text({ multiline: true }).trim().max(200).default(''),
 });
 export type CreateOrderBody = z.input<typeof createOrderBodySchema>;
 
@@ -195,8 +206,8 @@ export const scanRequestSchema = z.object({
   buyer_remark: z.string(),
   /** amount the buyer says was paid (static codes) or the order's amount */
   amount: z.string().nullable(),
-  items: z.array(scanItemSchema).nullable(),
-  hotel_stay: hotelStaySchema.nullable(),
+  items: z.array(scanItemViewSchema).nullable(),
+  hotel_stay: hotelStayViewSchema.nullable(),
   invoice_type: z.string().nullable(),
   invoice_id: z.number().nullable(),
   invoice_no: z.string().nullable(),
@@ -211,7 +222,7 @@ export type ScanRequest = z.infer<typeof scanRequestSchema>;
 export const scanRequestListQuerySchema = pageQuerySchema.extend({
   status: z.union([scanRequestStatusSchema, z.literal('')]).default('pending'),
   /** buyer name, tax code or order number */
-  keyword: z.string().trim().max(60).default(''),
+  keyword: text().trim().max(60).default(''),
   code_id: z.coerce.number().int().positive().optional(),
   hotel_only: z.enum(['0', '1']).default('0'),
 });
@@ -221,7 +232,7 @@ export const approveBodySchema = z.object({
   /** the clerk's goods and amounts (required when the request has none) */
   items: z.array(scanItemSchema).min(1, SCAN_MSG.ITEMS_REQUIRED).max(100).optional(),
   hotel_stay: hotelStaySchema.optional(),
-  remark: z.string().trim().max(200).optional(),
+  remark: text({ multiline: true }).trim().max(200).optional(),
 });
 export type ApproveBody = z.input<typeof approveBodySchema>;
 
@@ -235,12 +246,15 @@ export const bulkApproveResultSchema = z.object({
 
 export const rejectBodySchema = z.object({
   id: z.number().int().positive(),
-  reason: z.string().trim().min(1, SCAN_MSG.REASON_REQUIRED).max(100, SCAN_MSG.REASON_MAX),
+  reason: text({ label: '拒绝原因', multiline: true })
+    .trim()
+    .min(1, SCAN_MSG.REASON_REQUIRED)
+    .max(100, SCAN_MSG.REASON_MAX),
 });
 
 // ---------------------------------------------------------------- public (the buyer's page)
 
-export const publicCodeQuerySchema = z.object({ token: z.string().trim().min(16).max(64) });
+export const publicCodeQuerySchema = z.object({ token: text().trim().min(16).max(64) });
 
 /** What the buyer's page shows about a code: only what is printed on the card or receipt anyway. */
 export const publicCodeSchema = z.object({
@@ -259,8 +273,7 @@ export const publicCodeSchema = z.object({
 export type PublicCode = z.infer<typeof publicCodeSchema>;
 
 const contactField = (pattern: RegExp, message: string) =>
-  z
-    .string()
+  text()
     .trim()
     .max(100)
     .default('')
@@ -268,31 +281,28 @@ const contactField = (pattern: RegExp, message: string) =>
 
 export const publicSubmitBodySchema = z
   .object({
-    token: z.string().trim().min(16).max(64),
+    token: text().trim().min(16).max(64),
     title_type: z.union([z.literal(1), z.literal(2)], { error: TITLE_MSG.TYPE_REQUIRED }),
-    name: z
-      .string({ error: TITLE_MSG.NAME_REQUIRED })
+    name: text({ error: TITLE_MSG.NAME_REQUIRED })
       .trim()
       .min(1, TITLE_MSG.NAME_REQUIRED)
       .max(100, TITLE_MSG.NAME_MAX),
-    tax_code: z
-      .string()
+    tax_code: text()
       .trim()
       .default('')
       .transform((v) => v.toUpperCase()),
-    address: z.string().trim().max(100, TITLE_MSG.ADDRESS_MAX).default(''),
+    address: text().trim().max(100, TITLE_MSG.ADDRESS_MAX).default(''),
     phone: contactField(PATTERNS.enterprisePhone, TITLE_MSG.PHONE_FORMAT),
-    bank_name: z.string().trim().max(60, TITLE_MSG.BANK_NAME_MAX).default(''),
+    bank_name: text().trim().max(60, TITLE_MSG.BANK_NAME_MAX).default(''),
     bank_account: contactField(PATTERNS.bankAccount, TITLE_MSG.BANK_ACCOUNT_FORMAT),
     email: contactField(PATTERNS.email, SCAN_MSG.EMAIL_FORMAT),
     mobile: contactField(PATTERNS.mobile, SCAN_MSG.MOBILE_FORMAT),
     /** static codes: what the buyer paid (the clerk checks it) */
-    amount: z
-      .string()
+    amount: text()
       .trim()
       .default('')
       .refine((v) => v === '' || (/^\d{1,14}(\.\d{1,2})?$/.test(v) && Number(v) > 0), SCAN_MSG.AMOUNT_FORMAT),
-    remark: z.string().trim().max(100).default(''),
+    remark: text({ multiline: true }).trim().max(100).default(''),
   })
   .superRefine((v, ctx) => {
     if (v.title_type === 2 && !v.tax_code) {
@@ -315,7 +325,7 @@ export const publicSubmitResultSchema = z.object({
   status: scanRequestStatusSchema,
 });
 
-export const publicRequestQuerySchema = z.object({ token: z.string().trim().min(16).max(64) });
+export const publicRequestQuerySchema = z.object({ token: text().trim().min(16).max(64) });
 
 /** The buyer's status page. */
 export const publicRequestSchema = z.object({
@@ -343,8 +353,8 @@ export const publicRequestSchema = z.object({
 export type PublicRequest = z.infer<typeof publicRequestSchema>;
 
 export const titleSearchQuerySchema = z.object({
-  token: z.string().trim().min(16).max(64),
-  keyword: z.string().trim().min(2, SCAN_MSG.KEYWORD_MIN).max(60),
+  token: text().trim().min(16).max(64),
+  keyword: text().trim().min(2, SCAN_MSG.KEYWORD_MIN).max(60),
 });
 export const titleSuggestionSchema = z.object({ name: z.string(), tax_code: z.string() });
 export type TitleSuggestion = z.infer<typeof titleSuggestionSchema>;

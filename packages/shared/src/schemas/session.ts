@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { MenuEntry } from '../constants/menu.ts';
+import { text } from '../validation/text.ts';
 
 export const orgSchema = z.object({ org_id: z.number(), name: z.string(), is_current: z.boolean() });
 export const setOrgBodySchema = z.object({ org_id: z.coerce.number().int().positive() });
 
-export const clientListBodySchema = z.object({ keyword: z.string().max(64).optional() });
+export const clientListBodySchema = z.object({ keyword: text().max(64).optional() });
 export const clientSchema = z.object({
   client_id: z.number(),
   org_id: z.number(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isValidTaxCode } from '../money/ids.ts';
 import { PATTERNS } from '../validation/patterns.ts';
+import { text } from '../validation/text.ts';
 import { pageQuerySchema } from './goods.ts';
 
 /**
@@ -33,10 +34,9 @@ export function taxCodeProblem(code: string): string | null {
   return null;
 }
 
-const optional = (max: number, message: string) => z.string().trim().max(max, message).default('');
+const optional = (max: number, message: string) => text().trim().max(max, message).default('');
 const matching = (pattern: RegExp, message: string) =>
-  z
-    .string()
+  text()
     .trim()
     .default('')
     .refine((v) => v === '' || pattern.test(v), message);
@@ -44,13 +44,11 @@ const matching = (pattern: RegExp, message: string) =>
 export const titleBodySchema = z
   .object({
     title_type: z.union([z.literal(1), z.literal(2)], { error: TITLE_MSG.TYPE_REQUIRED }),
-    name: z
-      .string({ error: TITLE_MSG.NAME_REQUIRED })
+    name: text({ label: '抬头名称', error: TITLE_MSG.NAME_REQUIRED })
       .trim()
       .min(1, TITLE_MSG.NAME_REQUIRED)
       .max(100, TITLE_MSG.NAME_MAX),
-    tax_code: z
-      .string()
+    tax_code: text()
       .trim()
       .default('')
       .transform((v) => v.toUpperCase()),
@@ -81,7 +79,7 @@ export const updateTitleBodySchema = z.intersection(
 );
 
 export const listTitlesQuerySchema = pageQuerySchema.extend({
-  keyword: z.string().trim().max(100).default(''),
+  keyword: text().trim().max(100).default(''),
   title_type: z.coerce
     .number()
     .pipe(z.union([z.literal(1), z.literal(2)]))
@@ -89,7 +87,7 @@ export const listTitlesQuerySchema = pageQuerySchema.extend({
 });
 
 export const searchTitlesQuerySchema = z.object({
-  keyword: z.string().trim().max(100).default(''),
+  keyword: text().trim().max(100).default(''),
 });
 
 export const titleItemSchema = z.object({
@@ -111,8 +109,7 @@ export const titleItemSchema = z.object({
 export type TitleItem = z.infer<typeof titleItemSchema>;
 
 export const infoByTaxCodeQuerySchema = z.object({
-  tax_code: z
-    .string()
+  tax_code: text()
     .trim()
     .transform((v) => v.toUpperCase())
     .refine((v) => PATTERNS.taxCode.test(v), TITLE_MSG.TAX_CODE_FORMAT),

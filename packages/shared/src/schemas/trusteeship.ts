@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../validation/text.ts';
 
 /** Trusteeship (托管, domain.md §8.4): hosting a device or 数电 account for issuing from the browser. */
 
@@ -25,8 +26,7 @@ export const handOverBodySchema = z.object({
   /** stores that may issue through the hosted device */
   store_ids: storeIds,
   /** 办税小号 / contact phone for the hosting centre's SMS codes (optional) */
-  contact_mobile: z
-    .string()
+  contact_mobile: text()
     .trim()
     .regex(/^(1\d{10})?$/, '请输入正确的手机号')
     .default(''),
@@ -43,7 +43,7 @@ export type GrantStoresBody = z.infer<typeof grantStoresBodySchema>;
 
 export const revokeBodySchema = z.object({
   device_id: z.number().int().positive(),
-  reason: z.string().trim().max(200).default(''),
+  reason: text({ label: '撤销原因', multiline: true }).trim().max(200).default(''),
 });
 export type RevokeBody = z.infer<typeof revokeBodySchema>;
 

@@ -1,3 +1,4 @@
+import { text } from '@kaipiao/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { esc, page } from './html.ts';
@@ -27,7 +28,7 @@ export const qrPage: FastifyPluginAsyncZod = async (app) => {
     '/sandbox/qr-login',
     {
       config: { auth: 'public' },
-      schema: { querystring: z.object({ qr_id: z.string().max(64).optional() }) },
+      schema: { querystring: z.object({ qr_id: text().max(64).optional() }) },
     },
     async (req, reply) => {
       reply.type('text/html; charset=utf-8');

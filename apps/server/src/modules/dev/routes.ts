@@ -1,3 +1,4 @@
+import { text } from '@kaipiao/shared';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -8,7 +9,7 @@ import { qrPage } from './qr-page.ts';
 import { signOnPages } from './sign-on-pages.ts';
 
 const outboxQuerySchema = z.object({
-  to: z.string().max(128).optional(),
+  to: text().max(128).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 const outboxItemSchema = z.object({

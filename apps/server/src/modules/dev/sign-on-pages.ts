@@ -1,4 +1,4 @@
-import { partnerAppIdSchema } from '@kaipiao/shared';
+import { partnerAppIdSchema, text } from '@kaipiao/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { issueSandboxCredential } from '../../providers/sign-on.ts';
@@ -17,12 +17,12 @@ const DEMO_CORP = 'wwkaipiaodemo';
 
 const ssoQuery = z.object({
   app_id: partnerAppIdSchema.default('1003'),
-  account: z.string().max(64).optional(),
+  account: text().max(64).optional(),
   kind: z.enum(['ticket', 'token']).default('ticket'),
 });
 const wecomQuery = z.object({
-  corp_id: z.string().max(64).optional(),
-  qw_user_id: z.string().max(64).optional(),
+  corp_id: text().max(64).optional(),
+  qw_user_id: text().max(64).optional(),
 });
 
 /**

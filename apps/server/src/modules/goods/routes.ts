@@ -13,6 +13,7 @@ import {
   taxRateBodySchema,
   taxRateResultSchema,
   updateGoodsBodySchema,
+  text,
 } from '@kaipiao/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -31,7 +32,7 @@ const READ_MENUS = [...GOODS_MENUS, ...INVOICING_MENUS];
 const manage = { menu: GOODS_MENUS };
 const read = { menu: READ_MENUS };
 
-const exportQuerySchema = z.object({ keyword: z.string().trim().max(100).default('') });
+const exportQuerySchema = z.object({ keyword: text().trim().max(100).default('') });
 const setDefaultBodySchema = idBodySchema.extend({ is_default: z.boolean().default(true) });
 
 /**

@@ -1,4 +1,4 @@
-import { blueInvoiceRequestSchema, issueResultSchema } from '@kaipiao/shared';
+import { blueInvoiceRequestSchema, issueResultSchema, text } from '@kaipiao/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
@@ -40,7 +40,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { menu: ISSUE_MENUS },
       schema: {
-        querystring: z.object({ serial_no: z.string().trim().min(1).max(40) }),
+        querystring: z.object({ serial_no: text().trim().min(1).max(40) }),
         response: reply200(issueResultSchema),
       },
     },
@@ -61,7 +61,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { menu: ISSUE_MENUS },
       schema: {
-        body: z.object({ serial_no: z.string().trim().min(1).max(40).optional() }).default({}),
+        body: z.object({ serial_no: text().trim().min(1).max(40).optional() }).default({}),
         response: reply200(reconcileSummarySchema),
       },
     },

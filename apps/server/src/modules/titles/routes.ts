@@ -10,6 +10,7 @@ import {
   titleBodySchema,
   titleItemSchema,
   updateTitleBodySchema,
+  text,
 } from '@kaipiao/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,7 +27,7 @@ export const TITLE_MENUS = ['/device-project/title'] as const;
 const manage = { menu: TITLE_MENUS };
 const read = { menu: [...TITLE_MENUS, ...INVOICING_MENUS] };
 
-const exportQuerySchema = z.object({ keyword: z.string().trim().max(100).default('') });
+const exportQuerySchema = z.object({ keyword: text().trim().max(100).default('') });
 
 /** Buyer titles (购方抬头): `/v3/client-title/*` and the tax-code lookup, scoped to the business. */
 export const titleRoutes: FastifyPluginAsyncZod = async (app) => {

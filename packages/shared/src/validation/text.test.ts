@@ -1,0 +1,125 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { blueInvoiceRequestSchema } from '../schemas/invoice.ts';
+import { titleBodySchema } from '../schemas/titles.ts';
+import {
+  fieldLabel,
+  hasHiddenChars,
+  hiddenCharIndex,
+  hiddenCharMessage,
+  isTextSchema,
+  text,
+} from './text.ts';
+
+// one representative (or several) of every refused class
+const BAD: Array<[string, string[]]> = [
+  ['NUL', ['\u0000']],
+  ['other C0 controls', ['\u0001', '\u0007', '\u001B', '\u001F']],
+  ['DEL and C1 controls', ['\u007F', '\u0085', '\u009F']],
+  ['lone high surrogate', ['\uD800', '\uDBFF']],
+  ['lone low surrogate', ['\uDC00', '\uDFFF']],
+  ['bidi embeddings and overrides', ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E']],
+  ['bidi isolates', ['\u2066', '\u2067', '\u2068', '\u2069']],
+  ['bidi marks', ['\u200E', '\u200F', '\u061C']],
+  ['zero-width characters', ['\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF']],
+  ['other invisible format characters', ['\u00AD', '\u2028', '\u2029', '\u2061', '\u206A', '\uFFF9']],
+];
+
+const GOOD = [
+  '杭州云栈软件科技有限公司',
+  'Acme Trading Co., Ltd.',
+  'Café Müller — naïve façade',
+  '张三 (Zhang San) 13800000001',
+  '好吃😀🍜的店',
+  '𠀀𪚥 (astral CJK)',
+  '👨‍👩‍👧 家庭套餐', // zero-width joiners inside an emoji sequence
+  '👨‍💻 程序员',
+  '❤️‍🔥',
+  '',
+];
+
+describe('hasHiddenChars', () => {
+  for (const [what, chars] of BAD) {
+    it(`refuses ${what} anywhere in the value`, () => {
+      for (const ch of chars) {
+        for (const v of [ch, `购方${ch}名称`, `${ch}Acme`, `Acme${ch}`]) {
+          expect(hasHiddenChars(v), JSON.stringify(v)).toBe(true);
+        }
+      }
+    });
+  }
+
+  it('passes Chinese, Latin and emoji text (valid surrogate pairs)', () => {
+    for (const v of GOOD) expect(hasHiddenChars(v), v).toBe(false);
+  });
+
+  it('keeps tab, line feed and carriage return for multi-line fields only', () => {
+    for (const v of ['第一行\n第二行', 'a\r\nb', 'a\tb']) {
+      expect(hasHiddenChars(v)).toBe(true);
+      expect(hasHiddenChars(v, { multiline: true })).toBe(false);
+    }
+    expect(hasHiddenChars('a\n\u0000', { multiline: true })).toBe(true);
+    expect(hasHiddenChars('a\n\u202E', { multiline: true })).toBe(true);
+  });
+
+  it('reports the first refused position', () => {
+    expect(hiddenCharIndex('ab\u200Bc\u0000')).toBe(2);
+    expect(hiddenCharIndex('😀\uD800')).toBe(2);
+    expect(hiddenCharIndex('fine')).toBe(-1);
+  });
+
+  it('property: one bad character inserted anywhere into good text is refused', () => {
+    const bad = fc.constantFrom(...BAD.flatMap(([, chars]) => chars));
+    const good = fc.string({ unit: fc.constantFrom('张', '三', 'a', 'Z', ' ', '😀', '𠀀', '-', '1') });
+    fc.assert(
+      fc.property(good, bad, fc.nat(), (s, ch, at) => {
+        const chars = [...s];
+        const i = at % (chars.length + 1);
+        const v = [...chars.slice(0, i), ch, ...chars.slice(i)].join('');
+        return hasHiddenChars(v) && hasHiddenChars(v, { multiline: true }) && !hasHiddenChars(s);
+      }),
+    );
+  });
+});
+
+describe('text()', () => {
+  it('names the field from its path, with the row of an array item', () => {
+    expect(fieldLabel(['buyer', 'name'])).toBe('购方名称');
+    expect(fieldLabel(['account'])).toBe('账号');
+    expect(fieldLabel(['goods_info', 0, 'name'])).toBe('第1行项目名称');
+    expect(fieldLabel(['something_new'])).toBe('字段“something_new”');
+  });
+
+  it('refuses with a Chinese message naming the field, chained checks still apply', () => {
+    const schema = z.object({ account: text().trim().min(1).max(5), note: text('备注') });
+    const r = schema.safeParse({ account: 'ab\u0000c', note: 'x\u202Ey' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['account', hiddenCharMessage('账号')],
+      ['note', hiddenCharMessage('备注')],
+    ]);
+    expect(schema.parse({ account: ' 张三 ', note: '😀' })).toEqual({ account: '张三', note: '😀' });
+    expect(schema.safeParse({ account: '123456', note: '' }).success).toBe(false);
+  });
+
+  it('is recognisable through chained methods', () => {
+    expect(isTextSchema(text().trim().max(3).default('').unwrap())).toBe(true);
+    expect(isTextSchema(z.string().trim())).toBe(false);
+  });
+
+  it('guards the buyer name of an invoice and the title name', () => {
+    const title = titleBodySchema.safeParse({ title_type: 1, name: '张\u200B三' });
+    expect(title.error?.issues[0]?.message).toBe('抬头名称含有不可见或控制字符，请删除后重新输入');
+    const invoice = blueInvoiceRequestSchema.safeParse({
+      serial_no: 'SERIAL-0001',
+      device_id: 1,
+      invoice_type: '82',
+      buyer: { title_type: 1, name: '\u202E张三' },
+      goods_info: [],
+      invoice_info: {},
+    });
+    const buyer = invoice.error?.issues.find((i) => i.path.join('.') === 'buyer.name');
+    expect(buyer?.message).toBe('购方名称含有不可见或控制字符，请删除后重新输入');
+  });
+});

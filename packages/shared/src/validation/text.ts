@@ -1,0 +1,208 @@
+import { z } from 'zod';
+
+/**
+ * The one string type of every request field (issue 21 item 5): a value holding a character
+ * nobody can see or that PostgreSQL refuses is rejected before it reaches the database, with a
+ * Chinese message naming the field. Refused:
+ * - C0 controls (NUL included), DEL and C1 controls; a multi-line field (`text({ multiline: true })`)
+ *   keeps tab, line feed and carriage return;
+ * - lone surrogates (JSON.parse("\"\\ud800\"") yields one; PostgreSQL would store U+FFFD or fail);
+ * - bidi controls: embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069 and the marks
+ *   U+200E, U+200F, U+061C;
+ * - zero-width and other invisible format characters: U+200B, U+200C, U+2060–U+2064, U+FEFF,
+ *   U+206A–U+206F, U+FFF9–U+FFFB, U+2028/U+2029 (line and paragraph separators), U+00AD soft
+ *   hyphen, U+180E; U+200D (zero-width joiner) except between two emoji (👨‍👩‍👧), where it is
+ *   part of the picture.
+ * Chinese, Latin, and emoji (valid surrogate pairs) pass.
+ */
+
+export type TextOptions = {
+  /** the field's Chinese name in messages; default: from FIELD_LABELS by the field's path */
+  label?: string;
+  /** keep tab, line feed and carriage return (text areas: 备注, 原因) */
+  multiline?: boolean;
+  /** message when the value is missing or not a string (z.string's `error`) */
+  error?: string;
+};
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const INVISIBLE =
+  /[\u00AD\u061C\u180E\u200B\u200C\u200E\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]/u;
+// a joiner counts as part of an emoji sequence only between two pictographs (after an optional
+// variation selector or skin tone)
+const STRAY_JOINER =
+  /(?<!\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the rule
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the rule
+const CONTROL_MULTILINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+
+/** The first refused character's index, or -1 when the value is fine. */
+export function hiddenCharIndex(value: string, opts: { multiline?: boolean } = {}): number {
+  let first = -1;
+  for (const re of [opts.multiline ? CONTROL_MULTILINE : CONTROL, LONE_SURROGATE, INVISIBLE, STRAY_JOINER]) {
+    const m = re.exec(value);
+    if (m && (first === -1 || m.index < first)) first = m.index;
+  }
+  return first;
+}
+
+export function hasHiddenChars(value: string, opts: { multiline?: boolean } = {}): boolean {
+  return hiddenCharIndex(value, opts) !== -1;
+}
+
+/**
+ * Chinese names of request fields, by dotted path without array indexes (most specific first:
+ * `buyer.name` before `name`). Fields not listed are named by their key.
+ */
+export const FIELD_LABELS: Record<string, string> = {
+  // sign-in
+  account: '账号',
+  password: '密码',
+  new_password: '新密码',
+  password_confirm: '确认密码',
+  unique_code: '图片验证码标识',
+  picture_code: '图片验证码',
+  secure_id: '设备标识',
+  sms_code: '短信验证码',
+  sms_captcha: '短信验证码',
+  mobile_code: '短信验证码',
+  token: '登录凭证',
+  ticket: '登录凭证',
+  app_id: '应用标识',
+  appid: '应用标识',
+  code: '编码',
+  qr_id: '二维码标识',
+  corp_id: '企业标识',
+  qw_user_id: '企业微信用户标识',
+  // buyer / seller / titles
+  'buyer.name': '购方名称',
+  'buyer.tax_code': '购方纳税人识别号',
+  'buyer.address': '购方地址',
+  'buyer.phone': '购方电话',
+  'buyer.bank_name': '购方开户银行',
+  'buyer.bank_account': '购方银行账号',
+  'buyer.email': '购方邮箱',
+  'buyer.mobile': '购方手机号',
+  'seller.name': '销方名称',
+  'seller.tax_code': '销方纳税人识别号',
+  'seller.address': '销方地址',
+  'seller.phone': '销方电话',
+  'seller.bank_name': '销方开户银行',
+  'seller.bank_account': '销方银行账号',
+  buyer_name: '购方名称',
+  buyer_tax_code: '购方纳税人识别号',
+  seller_name: '销方名称',
+  seller_tax_code: '销方纳税人识别号',
+  name: '名称',
+  title: '抬头',
+  title_name: '抬头名称',
+  tax_code: '纳税人识别号',
+  address: '地址',
+  phone: '电话',
+  bank_name: '开户银行',
+  bank_account: '银行账号',
+  email: '邮箱',
+  mobile: '手机号',
+  keyword: '搜索关键词',
+  // invoice lines and details
+  'goods_info.name': '项目名称',
+  'goods_info.short_name': '商品简称',
+  'goods_info.spec': '规格型号',
+  'goods_info.unit': '单位',
+  'goods_info.tax_class_code': '税收分类编码',
+  'goods_info.quantity': '数量',
+  'goods_info.price': '单价',
+  'goods_info.amount': '金额',
+  'goods_info.tax_amount': '税额',
+  'goods_info.amount_with_tax': '价税合计',
+  'goods_info.tax_rate': '税率',
+  short_name: '简称',
+  spec: '规格型号',
+  unit: '单位',
+  tax_class_code: '税收分类编码',
+  tax_rate: '税率',
+  price: '单价',
+  amount: '金额',
+  quantity: '数量',
+  remark: '备注',
+  'invoice_info.remark': '备注',
+  drawer: '开票人',
+  payee: '收款人',
+  reviewer: '复核人',
+  serial_no: '流水号',
+  invoice_code: '发票代码',
+  invoice_no: '发票号码',
+  reason: '原因',
+  // 特定业务 and hotel stays
+  place: '建筑服务发生地',
+  detail_address: '详细地址',
+  project_name: '建筑项目名称',
+  cross_region_no: '跨地区涉税事项报验管理编号',
+  land_vat_project_no: '土地增值税项目编号',
+  vehicle_type: '运输工具种类',
+  vehicle_no: '运输工具牌号',
+  origin: '起运地',
+  destination: '到达地',
+  goods_name: '货物名称',
+  province: '省份',
+  city: '城市',
+  lease_period: '租赁期起止',
+  certificate_no: '产权证书号',
+  plate_no: '车牌号',
+  area_unit: '面积单位',
+  traveller: '出行人',
+  id_no: '证件号码',
+  seat_class: '座位等级',
+  room_no: '房间号',
+  guest_name: '入住人',
+  check_in: '入住日期',
+  check_out: '离店日期',
+  'passenger_transport.origin': '出发地',
+  // stores, devices, accounts
+  store_name: '门店名称',
+  device_no: '设备编号',
+  person_name: '办税人姓名',
+  id_card: '身份证号',
+  file_name: '文件名',
+  start_date: '开始日期',
+  end_date: '结束日期',
+  date: '日期',
+  month: '月份',
+};
+
+/** The Chinese name of the field at `path` (zod issue path), with its row for array items. */
+export function fieldLabel(path: readonly PropertyKey[]): string {
+  const keys = path.filter((k): k is string => typeof k === 'string');
+  const rows = path.filter((k): k is number => typeof k === 'number');
+  let label: string | undefined;
+  for (let i = 0; i < keys.length && !label; i++) label = FIELD_LABELS[keys.slice(i).join('.')];
+  const last = keys.at(-1);
+  label ??= last ? `字段“${last}”` : '输入内容';
+  return rows.length === 1 ? `第${(rows[0] ?? 0) + 1}行${label}` : label;
+}
+
+export const hiddenCharMessage = (label: string) => `${label}含有不可见或控制字符，请删除后重新输入`;
+
+// every check text() made: lets a test walk the route table and find request strings without it
+const TEXT_CHECKS = new WeakSet<object>();
+
+/**
+ * A request string: `text()` instead of `z.string()`, then chain as usual (`text().trim().max(100)`).
+ * `text('购方名称')` names the field; `text({ multiline: true })` for text areas.
+ */
+export function text(opts: string | TextOptions = {}) {
+  const o: TextOptions = typeof opts === 'string' ? { label: opts } : opts;
+  const check = z.refine<string>((v) => !hasHiddenChars(v, o), {
+    error: (iss) => hiddenCharMessage(o.label ?? fieldLabel(iss.path ?? [])),
+    abort: true,
+  });
+  TEXT_CHECKS.add(check);
+  return z.string(o.error ? { error: o.error } : undefined).check(check);
+}
+
+/** Whether a zod string schema went through text() (for route-table tests). */
+export function isTextSchema(schema: unknown): boolean {
+  const checks = (schema as { _zod?: { def?: { checks?: unknown[] } } })._zod?.def?.checks ?? [];
+  return checks.some((c) => TEXT_CHECKS.has(c as object));
+}
