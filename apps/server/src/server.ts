@@ -1,12 +1,17 @@
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from './app.ts';
-import { loadEnv } from './config/env.ts';
+import {
+  describeStartError,
+  type Env,
+  loadEnv,
+  productionRefusalMessage,
+  productionRefusals,
+  StartupError,
+} from './config/env.ts';
 import { connectDb, runMigrations } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { seedDemo } from './db/seed/demo.ts';
-
-const env = loadEnv();
 
 async function ensureDatabase(adminUrl: string, name: string) {
   const c = new pg.Client(adminUrl);
@@ -17,6 +22,9 @@ async function ensureDatabase(adminUrl: string, name: string) {
 }
 
 async function main() {
+  const env: Env = loadEnv();
+  const missing = productionRefusals(env);
+  if (missing.length) throw new StartupError(productionRefusalMessage(missing));
   let stopDb: (() => Promise<void>) | null = null;
   let url = env.DATABASE_URL;
   if (!url) {
@@ -55,8 +63,21 @@ async function main() {
 
   await app.listen({ port: env.PORT, host: env.HOST });
   const port = (app.server.address() as { port: number }).port;
+  const shown =
+    env.HOST === '0.0.0.0' || env.HOST === '::'
+      ? 'localhost'
+      : env.HOST.includes(':')
+        ? `[${env.HOST}]`
+        : env.HOST;
+  if (env.isProduction) {
+    console.log(`
+[kaipiao] 开票台 is running: http://${shown}:${port}/ (listening on ${env.HOST}, NODE_ENV=${env.NODE_ENV})
+[kaipiao] production: no demo tenant, no sandbox pages or /v3/dev/*; SMS via KAIPIAO_SMS_URL, e-mail via KAIPIAO_SMTP_URL
+`);
+    return;
+  }
   console.log(`
-[kaipiao] 开票台 is running: http://localhost:${port}/
+[kaipiao] 开票台 is running: http://${shown}:${port}/ (listening on ${env.HOST}; HOST=0.0.0.0 opens it to the network)
 [kaipiao] demo logins (password Kaipiao@2026):
             kaipiao_admin  集团管理员 · 全部企业      mobile 13800000001  (two-factor: phone code on first login)
             kaipiao_clerk  开票员 · 一个企业一个门店   mobile 13800000002
@@ -64,7 +85,7 @@ ${env.KAIPIAO_FIXED_CAPTCHA ? `[kaipiao] picture code fixed to ${env.KAIPIAO_FIX
 `);
 }
 
-main().catch((err) => {
-  console.error(err);
+main().catch((err: unknown) => {
+  console.error(`[kaipiao] 启动失败 (start failed):\n${describeStartError(err)}`);
   process.exit(1);
 });

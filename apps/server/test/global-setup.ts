@@ -1,8 +1,9 @@
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connectDb, runMigrations } from '../src/db/client.ts';
-import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { StartupError, startEmbeddedPostgres } from '../src/db/embedded.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,9 +25,22 @@ export default async function setup(project: TestProject) {
   const TEMPLATE = shared ? `kaipiao_template_${process.pid}` : 'kaipiao_template';
   if (!adminUrl) {
     const dir = path.resolve(import.meta.dirname, '../../../.tmp/test-pg');
-    const { cluster } = await startEmbeddedPostgres(dir, { port: 55432, quiet: true });
-    adminUrl = cluster.url('postgres');
-    stop = cluster.stop;
+    let started: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+    try {
+      started = await startEmbeddedPostgres(dir, { port: 55432, quiet: true });
+    } catch (e) {
+      // another run uses the shared cluster right now: this run gets a cluster of its own
+      if (!(e instanceof StartupError && e.reason === 'in-use')) throw e;
+      const own = `${dir}-${process.pid}`;
+      started = await startEmbeddedPostgres(own, { quiet: true });
+      const stopOwn = started.cluster.stop;
+      started.cluster.stop = async () => {
+        await stopOwn();
+        await fs.rm(own, { recursive: true, force: true });
+      };
+    }
+    adminUrl = started.cluster.url('postgres');
+    stop = started.cluster.stop;
   }
   const admin = new pg.Client(adminUrl);
   await admin.connect();

@@ -108,8 +108,10 @@ export default async function globalSetup() {
   process.env.KAIPIAO_E2E_URL = url;
   // the embedded cluster's address, for specs that start a second server process on the same database
   const pgPort = /embedded PostgreSQL on port (\d+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
+  // the embedded cluster's generated password (apps/server/src/db/embedded.ts, PASSWORD_FILE)
+  const pgPassword = readFileSync(path.join(dataDir, 'postgres', 'db-password'), 'utf8').trim();
   if (pgPort)
-    process.env.KAIPIAO_E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${pgPort}/kaipiao`;
+    process.env.KAIPIAO_E2E_DATABASE_URL = `postgres://postgres:${encodeURIComponent(pgPassword)}@127.0.0.1:${pgPort}/kaipiao`;
   console.log(`[e2e] console at ${url} (data ${path.relative(ROOT, dataDir)})`);
   return stop;
 }

@@ -116,7 +116,16 @@ describe('sandbox channel controls (/v3/dev/channel/…)', () => {
 describe('sandbox channel controls in production', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
-    t = await buildTestApp({ env: { NODE_ENV: 'production', KAIPIAO_FIXED_CAPTCHA: '' } });
+    t = await buildTestApp({
+      env: {
+        NODE_ENV: 'production',
+        KAIPIAO_FIXED_CAPTCHA: '',
+        // production refuses to start without real providers and the sandbox channel's opt-in
+        KAIPIAO_SMS_URL: 'http://127.0.0.1:9/sms',
+        KAIPIAO_SMTP_URL: 'smtp://127.0.0.1:9',
+        KAIPIAO_CHANNEL: 'sandbox',
+      },
+    });
   });
 
   it.each([

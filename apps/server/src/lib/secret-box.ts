@@ -13,6 +13,30 @@ import path from 'node:path';
  */
 const keys = new Map<string, Promise<Buffer>>();
 
+/**
+ * Creates `file` (mode 0600) holding `content` unless it exists: written to a private temporary
+ * file and hard-linked into place, so the file appears whole or not at all and, of two processes
+ * racing, the first link wins (the loser keeps the winner's file; read it back after this call).
+ */
+export async function writeFileOnce(file: string, content: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  await writeFile(tmp, content, { mode: 0o600 });
+  try {
+    await link(tmp, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST') {
+      // a file system without hard links: create-exclusive, and the reads below wait for the content
+      await writeFile(file, content, { flag: 'wx', mode: 0o600 }).catch((e2: unknown) => {
+        if ((e2 as NodeJS.ErrnoException).code !== 'EEXIST') throw e2;
+      });
+    }
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
 /** The key in `file`; null while there is none (absent, or not yet a whole 32-byte key). */
 async function readKey(file: string): Promise<Buffer | null> {
   try {
@@ -34,22 +58,7 @@ async function loadKey(dataDir: string): Promise<Buffer> {
   const file = path.join(dataDir, 'secret.key');
   const existing = await readKey(file);
   if (existing) return existing;
-  await mkdir(dataDir, { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  await writeFile(tmp, randomBytes(32).toString('base64'), { mode: 0o600 });
-  try {
-    await link(tmp, file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST') {
-      // a file system without hard links: create-exclusive, and the reads below wait for the content
-      await writeFile(file, await readFile(tmp), { flag: 'wx', mode: 0o600 }).catch((e2: unknown) => {
-        if ((e2 as NodeJS.ErrnoException).code !== 'EEXIST') throw e2;
-      });
-    }
-  } finally {
-    await unlink(tmp).catch(() => undefined);
-  }
+  await writeFileOnce(file, randomBytes(32).toString('base64'));
   // the winner's key (a file left half-written by an older version is waited for, then refused)
   for (let i = 0; i < 50; i++) {
     const k = await readKey(file);

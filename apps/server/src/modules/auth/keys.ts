@@ -1,21 +1,52 @@
 import { constants, generateKeyPairSync, privateDecrypt } from 'node:crypto';
 import { AUTH_CODE } from '@kaipiao/shared';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
+import { loadEnv } from '../../config/env.ts';
 import type { Db } from '../../db/client.ts';
 import { serverKeys } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
+import { openSecret, sealSecret } from '../../lib/secret-box.ts';
 
+/** `privateKey` is the clear PEM in memory; at rest it is sealed (`v1.…`, lib/secret-box.ts). */
 type KeyPair = { id: string; publicKey: string; privateKey: string };
 const current = new WeakMap<Db, KeyPair>();
 const byId = new WeakMap<Db, Map<string, KeyPair>>();
 
-const newest = async (db: Db) =>
-  (await db.select().from(serverKeys).orderBy(desc(serverKeys.createdAt), serverKeys.id).limit(1))[0];
+// the secret box's key: KAIPIAO_SECRET_KEY, else <KAIPIAO_DATA_DIR>/secret.key (as the tax passwords)
+let dataDir: string | undefined;
+const secretDir = () => {
+  dataDir ??= loadEnv(process.env).dataDir;
+  return dataDir;
+};
+
+/**
+ * A stored row with its private key opened. A row written before keys were sealed holds the PEM
+ * in clear text: it is sealed in place now (no migration needed; the `v1.` prefix tells them apart).
+ */
+async function opened(db: Db, row: typeof serverKeys.$inferSelect): Promise<KeyPair> {
+  const stored = row.privateKey;
+  if (stored.startsWith('v1.')) return { ...row, privateKey: await openSecret(secretDir(), stored) };
+  await db
+    .update(serverKeys)
+    .set({ privateKey: await sealSecret(secretDir(), stored) })
+    .where(and(eq(serverKeys.id, row.id), eq(serverKeys.privateKey, stored)));
+  return { ...row, privateKey: stored };
+}
+
+const newest = async (db: Db) => {
+  const [row] = await db
+    .select()
+    .from(serverKeys)
+    .orderBy(desc(serverKeys.createdAt), serverKeys.id)
+    .limit(1);
+  return row ? opened(db, row) : undefined;
+};
 
 /**
  * The RSA key the browser encrypts passwords with (architecture.md §7). Kept in the database so
- * every web process decrypts what any of them handed out.
+ * every web process decrypts what any of them handed out; the private key sealed with the secret
+ * box's key, so a database dump alone does not decrypt passwords in transit.
  */
 export async function currentKey(db: Db): Promise<KeyPair> {
   const hit = current.get(db);
@@ -29,7 +60,7 @@ export async function currentKey(db: Db): Promise<KeyPair> {
     });
     await db
       .insert(serverKeys)
-      .values({ id: randomToken(6), publicKey, privateKey })
+      .values({ id: randomToken(6), publicKey, privateKey: await sealSecret(secretDir(), privateKey) })
       .onConflictDoNothing();
     key = (await newest(db))!;
   }
@@ -47,8 +78,10 @@ async function keyById(db: Db, id: string): Promise<KeyPair | undefined> {
   const hit = map.get(id);
   if (hit) return hit;
   const [row] = await db.select().from(serverKeys).where(eq(serverKeys.id, id)).limit(1);
-  if (row) map.set(id, row);
-  return row;
+  if (!row) return undefined;
+  const key = await opened(db, row);
+  map.set(id, key);
+  return key;
 }
 
 /** `${key_id}.${base64(RSA-OAEP-SHA256(password))}` → password. */

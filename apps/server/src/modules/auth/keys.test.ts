@@ -1,0 +1,40 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
+import { serverKeys } from '../../db/schema/index.ts';
+import { openSecret } from '../../lib/secret-box.ts';
+
+describe('the login RSA key at rest', () => {
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+
+  it('stores the private key sealed, not as a PEM, and still decrypts passwords', async () => {
+    const key = (await call(t.app, 'GET', '/v3/user/public-key')).json.data;
+    const [row] = await t.db.select().from(serverKeys).where(eq(serverKeys.id, key.key_id));
+    expect(row!.privateKey.startsWith('v1.')).toBe(true);
+    expect(row!.privateKey).not.toMatch(/BEGIN|PRIVATE KEY/);
+    expect(await openSecret(t.app.env.dataDir, row!.privateKey)).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    expect(await login(t.app, DEMO.clerk.account)).toBeTruthy();
+  });
+
+  it('seals a key stored in clear text by an older version the first time it is read', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    await t.db
+      .insert(serverKeys)
+      .values({ id: 'legacy', publicKey, privateKey, createdAt: new Date(Date.now() + 60_000) });
+    // another process (its own key cache) hands out the newest key: the clear-text one
+    const other = await buildTestApp({ reuse: t });
+    expect((await call(other.app, 'GET', '/v3/user/public-key')).json.data.key_id).toBe('legacy');
+    expect(await login(other.app, DEMO.clerk.account)).toBeTruthy();
+    const [row] = await t.db.select().from(serverKeys).where(eq(serverKeys.id, 'legacy'));
+    expect(row!.privateKey.startsWith('v1.')).toBe(true);
+    expect(await openSecret(t.app.env.dataDir, row!.privateKey)).toBe(privateKey);
+  });
+});
