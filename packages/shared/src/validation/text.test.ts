@@ -54,11 +54,15 @@ describe('hasHiddenChars', () => {
     for (const v of GOOD) expect(hasHiddenChars(v), v).toBe(false);
   });
 
-  it('keeps tab, line feed and carriage return for multi-line fields only', () => {
+  it('keeps tab, line feed and carriage return inside multi-line fields only', () => {
     for (const v of ['第一行\n第二行', 'a\r\nb', 'a\tb']) {
       expect(hasHiddenChars(v)).toBe(true);
       expect(hasHiddenChars(v, { multiline: true })).toBe(false);
     }
+    // around the value they are whitespace (an Excel cell's trailing line break), trimmed away
+    expect(hasHiddenChars('  张三\r\n')).toBe(false);
+    expect(hasHiddenChars('\t张三')).toBe(false);
+    expect(hasHiddenChars('\n\u0000张三')).toBe(true);
     expect(hasHiddenChars('a\n\u0000', { multiline: true })).toBe(true);
     expect(hasHiddenChars('a\n\u202E', { multiline: true })).toBe(true);
   });
@@ -67,6 +71,7 @@ describe('hasHiddenChars', () => {
     expect(hiddenCharIndex('ab\u200Bc\u0000')).toBe(2);
     expect(hiddenCharIndex('😀\uD800')).toBe(2);
     expect(hiddenCharIndex('fine')).toBe(-1);
+    expect(hiddenCharIndex('  a\tb')).toBe(3);
   });
 
   it('property: one bad character inserted anywhere into good text is refused', () => {
@@ -87,7 +92,7 @@ describe('text()', () => {
   it('names the field from its path, with the row of an array item', () => {
     expect(fieldLabel(['buyer', 'name'])).toBe('购方名称');
     expect(fieldLabel(['account'])).toBe('账号');
-    expect(fieldLabel(['goods_info', 0, 'name'])).toBe('第1行项目名称');
+    expect(fieldLabel(['goods_info', 0, 'name'])).toBe('项目名称');
     expect(fieldLabel(['something_new'])).toBe('字段“something_new”');
   });
 

@@ -4,8 +4,9 @@ import { z } from 'zod';
  * The one string type of every request field (issue 21 item 5): a value holding a character
  * nobody can see or that PostgreSQL refuses is rejected before it reaches the database, with a
  * Chinese message naming the field. Refused:
- * - C0 controls (NUL included), DEL and C1 controls; a multi-line field (`text({ multiline: true })`)
- *   keeps tab, line feed and carriage return;
+ * - C0 controls (NUL included), DEL and C1 controls. Tab, line feed and carriage return are
+ *   whitespace around a value (an Excel cell's trailing line break, which `.trim()` drops) and
+ *   inside a multi-line field (`text({ multiline: true })`), never inside a single-line one;
  * - lone surrogates (JSON.parse("\"\\ud800\"") yields one; PostgreSQL would store U+FFFD or fail);
  * - bidi controls: embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069 and the marks
  *   U+200E, U+200F, U+061C;
@@ -33,16 +34,20 @@ const INVISIBLE =
 const STRAY_JOINER =
   /(?<!\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the rule
-const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the rule
-const CONTROL_MULTILINE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const LINE_BREAK_OR_TAB = /[\t\n\r]/;
 
 /** The first refused character's index, or -1 when the value is fine. */
 export function hiddenCharIndex(value: string, opts: { multiline?: boolean } = {}): number {
   let first = -1;
-  for (const re of [opts.multiline ? CONTROL_MULTILINE : CONTROL, LONE_SURROGATE, INVISIBLE, STRAY_JOINER]) {
-    const m = re.exec(value);
-    if (m && (first === -1 || m.index < first)) first = m.index;
+  const found = (at: number) => {
+    if (at >= 0 && (first === -1 || at < first)) first = at;
+  };
+  for (const re of [CONTROL, LONE_SURROGATE, INVISIBLE, STRAY_JOINER]) found(re.exec(value)?.index ?? -1);
+  if (!opts.multiline) {
+    const start = value.length - value.trimStart().length;
+    const at = LINE_BREAK_OR_TAB.exec(value.trim())?.index;
+    if (at !== undefined) found(start + at);
   }
   return first;
 }
@@ -171,15 +176,16 @@ export const FIELD_LABELS: Record<string, string> = {
   month: '月份',
 };
 
-/** The Chinese name of the field at `path` (zod issue path), with its row for array items. */
+/**
+ * The Chinese name of the field at `path` (a zod issue path). No row number for array items: the
+ * form shows the message on the line, the batch report on its Excel row.
+ */
 export function fieldLabel(path: readonly PropertyKey[]): string {
   const keys = path.filter((k): k is string => typeof k === 'string');
-  const rows = path.filter((k): k is number => typeof k === 'number');
   let label: string | undefined;
   for (let i = 0; i < keys.length && !label; i++) label = FIELD_LABELS[keys.slice(i).join('.')];
   const last = keys.at(-1);
-  label ??= last ? `字段“${last}”` : '输入内容';
-  return rows.length === 1 ? `第${(rows[0] ?? 0) + 1}行${label}` : label;
+  return label ?? (last ? `字段“${last}”` : '输入内容');
 }
 
 export const hiddenCharMessage = (label: string) => `${label}含有不可见或控制字符，请删除后重新输入`;
