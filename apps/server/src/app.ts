@@ -31,6 +31,7 @@ import { trusteeshipRoutes } from './modules/trusteeship/routes.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { invalidationPlugin } from './plugins/invalidation.ts';
+import { securityPlugin } from './plugins/security.ts';
 import { createProviders, type Providers } from './providers/index.ts';
 
 declare module 'fastify' {
@@ -47,6 +48,8 @@ export type BuildOptions = {
   dbHandle: DbHandle;
   logger?: FastifyServerOptions['logger'];
   providers?: Providers;
+  /** the built console to serve (apps/web/dist by default) */
+  webDist?: string;
 };
 
 const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -70,6 +73,7 @@ export async function buildApp(opts: BuildOptions) {
 
   await app.register(errorsPlugin);
   await app.register(cookie);
+  await app.register(securityPlugin);
   await app.register(websocket);
   await app.register(authPlugin);
   await app.register(invalidationPlugin);
@@ -95,8 +99,9 @@ export async function buildApp(opts: BuildOptions) {
   if (!opts.env.isProduction) await app.register(devRoutes);
 
   // The built console: static assets, and index.html for every client-side route.
-  if (existsSync(path.join(WEB_DIST, 'index.html'))) {
-    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false });
+  const webDist = opts.webDist ?? WEB_DIST;
+  if (existsSync(path.join(webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
     // a catch-all GET route, not a second not-found handler: errorsPlugin already owns that one
     app.get('/*', { config: { auth: 'public' } }, (req, reply) => {
       const url = req.url.split('?')[0] ?? '/';

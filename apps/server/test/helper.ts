@@ -20,7 +20,7 @@ type TestApp = { app: App; db: DbHandle['db']; pool: DbHandle['pool']; url: stri
  * `reuse` builds a second app (another "process") on an existing test app's database instead.
  */
 export async function buildTestApp(
-  opts: { seed?: boolean; env?: Record<string, string>; reuse?: TestApp } = {},
+  opts: { seed?: boolean; env?: Record<string, string>; reuse?: TestApp; webDist?: string } = {},
 ): Promise<TestApp> {
   const adminUrl = inject('pgAdminUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -35,7 +35,7 @@ export async function buildTestApp(
   const dbHandle: DbHandle = connectDb(url, 5);
   if (!opts.reuse && opts.seed !== false) await seedDemo(dbHandle.db);
   const env = loadEnv({ ...process.env, NODE_ENV: 'test', KAIPIAO_FIXED_CAPTCHA: '1234', ...opts.env });
-  const app = await buildApp({ env, dbHandle });
+  const app = await buildApp({ env, dbHandle, webDist: opts.webDist });
   await app.ready();
   // hooks run in reverse order: an app reusing the database closes before its owner drops it
   afterAll(async () => {

@@ -37,6 +37,10 @@ export const SESSION_CODE = {
   CLIENT_NOT_PERMITTED: 12002,
   STORE_NOT_PERMITTED: 12003,
   SUMMARY_READ_ONLY: 12004,
+  /** a state-changing call from another site's page (plugins/security.ts), HTTP 403 */
+  CROSS_SITE: 12005,
+  /** GET /v3/user/logout with the cookie alone: a link on another site must not end the session */
+  LOGOUT_NEEDS_POST: 12006,
 } as const;
 
 /** Invoice issuing and the tax channel (13100–13299). */

@@ -4,13 +4,16 @@ import {
   MSG,
   okSchema,
   resetPasswordBodySchema,
+  SESSION_CODE,
   sendSmsBodySchema,
   smsSendResponseSchema,
   userInfoSchema,
 } from '@kaipiao/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { clearSessionCookie, headerToken } from '../../plugins/security.ts';
 import { partnerLogoutUrl } from '../../providers/sign-on.ts';
 import { deleteSession } from '../session/repo.ts';
 import { consumeCaptcha } from './captcha.ts';
@@ -52,10 +55,20 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // spec §4 logout: partner sign-on and source 22 go back to their own pages
-  app.get('/v3/user/logout', { schema: { response: reply200(logoutResponseSchema) } }, async (req) => {
+  const logout = async (req: FastifyRequest, reply: FastifyReply) => {
     const s = req.session!;
     await deleteSession(app.db, s.tokenHash);
     await app.invalidate({ sessions: [s.tokenHash] });
+    clearSessionCookie(req, reply);
     return ok({ redirect_url: partnerLogoutUrl(app.env.KAIPIAO_SSO_BASE, s.source) });
+  };
+  const logoutSchema = { response: reply200(logoutResponseSchema) };
+  // the console's logout (plugins/security.ts refuses it from another site's page)
+  app.post('/v3/user/logout', { schema: logoutSchema }, logout);
+  // the spec's GET stays for API clients with the access-token header; a link on another site
+  // carries only the cookie and must not end the session (issue 21 L3)
+  app.get('/v3/user/logout', { schema: logoutSchema }, async (req, reply) => {
+    if (!headerToken(req)) throw new AppError(SESSION_CODE.LOGOUT_NEEDS_POST);
+    return logout(req, reply);
   });
 };

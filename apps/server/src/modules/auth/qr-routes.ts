@@ -16,7 +16,8 @@ export const qrRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/user/get-login-status',
     {
-      config: PUBLIC,
+      // the poll that sees the confirmation gets the token, and the cookie (plugins/security.ts)
+      config: { auth: 'public', issuesSession: true },
       schema: { querystring: loginStatusQuerySchema, response: reply200(loginStatusResponseSchema) },
     },
     async (req) => ok(await qrLoginStatus(app.db, req.query.qr_id)),

@@ -21,6 +21,8 @@ import { signOnRoutes } from './sign-on-routes.ts';
 import { sendSmsCode } from './sms-codes.ts';
 
 const PUBLIC = { auth: 'public' } as const;
+/** answers with a session token: the server also sets it as the HttpOnly cookie (plugins/security.ts) */
+const SIGN_IN = { auth: 'public', issuesSession: true } as const;
 
 /** spec §7 login and user: the password login, two-factor, and (registered below) the other entries. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -41,7 +43,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/v3/user/account-login',
-    { config: PUBLIC, schema: { body: accountLoginBodySchema, response: reply200(loginResponseSchema) } },
+    { config: SIGN_IN, schema: { body: accountLoginBodySchema, response: reply200(loginResponseSchema) } },
     async (req) => ok(await service.accountLogin(app.db, req.body, req.ip), MSG.LOGIN_OK),
   );
 
@@ -63,7 +65,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/v3/multi-factor/login',
-    { config: PUBLIC, schema: { body: mfaLoginBodySchema, response: reply200(loginResponseSchema) } },
+    { config: SIGN_IN, schema: { body: mfaLoginBodySchema, response: reply200(loginResponseSchema) } },
     async (req) => ok(await service.mfaLogin(app.db, req.body, req.ip), MSG.LOGIN_OK),
   );
 

@@ -256,8 +256,8 @@ describe('buyer titles (/v3/client-title/*, /v3/client/get-info-by-tax-code)', (
         token: admin,
       });
       expect(res.json.code).toBe(0);
-      expect(res.json.data).toMatchObject({ name: '别家公司', industry: 'general', tax_code: VALID });
-      expect(res.json.data.id).toBeTypeOf('number');
+      // another business: its name for the form, never its internal id or industry (issue 21 L6)
+      expect(res.json.data).toMatchObject({ id: null, name: '别家公司', industry: null, tax_code: VALID });
       // two saved titles carry this code: the more used one (recorded by an issued invoice) wins
       expect(res.json.data.title).toMatchObject({ name: '新买家有限公司', tax_code: VALID, use_count: 1 });
     });
@@ -294,7 +294,32 @@ describe('buyer titles (/v3/client-title/*, /v3/client/get-info-by-tax-code)', (
           token: admin,
         },
       );
-      expect(plain.json.data).toMatchObject({ name: DEMO.hotel.name, industry: 'hotel', title: null });
+      expect(plain.json.data).toMatchObject({ id: null, name: DEMO.hotel.name, industry: null, title: null });
+    });
+
+    it('gives the internal id only for the caller’s own business (issue 21 L6)', async () => {
+      const own = await call(
+        t.app,
+        'GET',
+        `/v3/client/get-info-by-tax-code?${q(hotel, `&tax_code=${DEMO.hotel.taxCode}`)}`,
+        { token: admin },
+      );
+      expect(own.json.data).toMatchObject({ id: hotel, name: DEMO.hotel.name, industry: 'hotel' });
+      // acting for the software business, the hotel (the clerk's lookup of the issue): name and tax code only
+      const other = await call(
+        t.app,
+        'GET',
+        `/v3/client/get-info-by-tax-code?${q(sw, `&tax_code=${DEMO.hotel.taxCode}`)}`,
+        { token: admin },
+      );
+      expect(other.json.code).toBe(0);
+      expect(other.json.data).toEqual({
+        id: null,
+        name: DEMO.hotel.name,
+        industry: null,
+        tax_code: DEMO.hotel.taxCode,
+        title: null,
+      });
     });
   });
 

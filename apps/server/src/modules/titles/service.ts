@@ -85,7 +85,8 @@ export async function deleteTitles(db: Db, clientId: number, ids: number[]): Pro
 /**
  * spec §7 GET /v3/client/get-info-by-tax-code: the registered business with that tax code
  * (id, name, industry) and, when the caller acts for a business, its saved title for the code.
- * Null when neither exists.
+ * Null when neither exists. Another business's internal id and industry stay hidden (issue 21 L6):
+ * the buyer form needs only its name and tax code, so they are given for the caller's own business only.
  */
 export async function infoByTaxCode(
   db: Db,
@@ -97,10 +98,11 @@ export async function infoByTaxCode(
     clientId ? repo.findTitleByTaxCode(db, clientId, taxCode) : Promise.resolve(undefined),
   ]);
   if (!client && !title) return null;
+  const own = client !== undefined && client.id === clientId;
   return {
-    id: client?.id ?? null,
+    id: own ? client.id : null,
     name: client?.name ?? title!.name,
-    industry: client?.industry ?? null,
+    industry: own ? client.industry : null,
     tax_code: taxCode,
     title: title ? toTitleItem(title) : null,
   };
