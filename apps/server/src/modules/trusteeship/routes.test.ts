@@ -1,4 +1,4 @@
-import { INVOICE_CODE, TRUST_CODE } from '@kaipiao/shared';
+import { INVOICE_CODE, SESSION_CODE, TRUST_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
@@ -206,17 +206,30 @@ describe('trusteeship (/v3/trusteeship/*)', () => {
     expect(n!.n).toBe(1);
   });
 
-  it('a store-scoped clerk grants within her stores only and leaves the others’ grants alone', async () => {
+  it('a store-scoped clerk reaches only devices of her stores, grants within them, and leaves the others’ grants alone', async () => {
     const body = (store_ids: number[]) => ({ device_id: f.ids.goldenBranch, store_ids });
     expect((await post('grant', body([f.ids.sh, f.ids.bj]))).json.code).toBe(0);
+    // the branch disc is 滨江's, granted to 上海: not the clerk's (文三路) to see or take (issue 21, C2)
+    const taken = await post('grant', body([f.ids.hq]), { token: f.clerk });
+    expect(taken.json.code).toBe(TRUST_CODE.DEVICE_NOT_FOUND);
+    const before = await call(t.app, 'GET', `/v3/trusteeship/list?${scope()}`, { token: f.clerk });
+    expect(before.json.data.list.map((d: { device_id: number }) => d.device_id)).not.toContain(
+      f.ids.goldenBranch,
+    );
+    // once the administrator grants it to 文三路, the clerk may re-grant within 文三路 and sees only her store
+    expect((await post('grant', body([f.ids.hq, f.ids.bj, f.ids.sh]))).json.code).toBe(0);
     const clerk = await post('grant', body([f.ids.hq]), { token: f.clerk });
     expect(clerk.json.code).toBe(0);
-    expect(clerk.json.data.granted_stores.map((s: { id: number }) => s.id)).toEqual(
+    expect(clerk.json.data.granted_stores).toEqual([{ id: f.ids.hq, name: '文三路总部' }]);
+    const all = await item(f.ids.goldenBranch);
+    expect(all.granted_stores.map((s: { id: number }) => s.id)).toEqual(
       [f.ids.hq, f.ids.bj, f.ids.sh].sort((a, b) => a - b),
     );
-    expect((await post('grant', body([f.ids.hq, f.ids.bj]), { token: f.clerk })).json.code).toBe(
-      TRUST_CODE.STORE_NOT_FOUND,
-    );
+    const outside = await post('grant', body([f.ids.hq, f.ids.bj]), { token: f.clerk });
+    expect(outside.json).toMatchObject({
+      code: SESSION_CODE.STORE_NOT_PERMITTED,
+      message: '无权限操作该门店',
+    });
     const list = await call(t.app, 'GET', `/v3/trusteeship/list?${scope()}`, { token: f.clerk });
     expect(list.json.data.stores).toEqual([{ id: f.ids.hq, name: '文三路总部' }]);
   });
