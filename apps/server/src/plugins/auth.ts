@@ -2,6 +2,7 @@ import { CODE, SUMMARY_STORE_ID } from '@kaipiao/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
+import { buildScope, type RouteScope, type Scope } from '../lib/scope.ts';
 import type { AccessService, ClientAccess, SessionCtx } from '../modules/session/access.ts';
 
 declare module 'fastify' {
@@ -12,19 +13,39 @@ declare module 'fastify' {
     menu?: string | readonly string[];
     /** 'specific' refuses the all-stores summary (-1) with 10688 */
     store?: 'specific';
+    /**
+     * What the route reaches (lib/scope.ts): every API route declares it (or `auth: 'public'`);
+     * registering one without is refused, and the store matrix test walks every `store` route.
+     */
+    scope?: RouteScope;
   }
   interface FastifyRequest {
     session: SessionCtx | null;
     access: ClientAccess | null;
     /** the store the call acts for: -1 summary, or a permitted store id */
     sid: number | null;
+    /** the one scope every service query goes through (lib/scope.ts); set for business/store routes */
+    scope: Scope | null;
   }
   interface FastifyInstance {
     accessService: AccessService;
+    /** every API route with its declared scope (the store matrix test walks it) */
+    routeTable: { method: string; url: string; scope: RouteScope | undefined }[];
   }
 }
 
 const TOKEN_HEADER = 'access-token';
+const API_PREFIXES = ['/v3/', '/v1/', '/ws'];
+const isApi = (path: string) => API_PREFIXES.some((p) => path.startsWith(p));
+
+/** The route's declared scope (`auth: 'public'` declares `public`); undefined = not declared. */
+export function routeScope(
+  config: { auth?: string; scope?: RouteScope } | undefined,
+): RouteScope | undefined {
+  if (config?.scope) return config.scope;
+  if (config?.auth === 'public') return 'public';
+  return undefined;
+}
 
 function intParam(v: string | null): number | undefined {
   if (v === null || v === '') return undefined;
@@ -47,17 +68,32 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('session', null);
   app.decorateRequest('access', null);
   app.decorateRequest('sid', null);
+  app.decorateRequest('scope', null);
+
+  // an app with a route that declares no scope does not start (issue 21 item 1)
+  const undeclared: string[] = [];
+  app.decorate('routeTable', []);
+  app.addHook('onRoute', (route) => {
+    if (!isApi(route.url) || route.method === 'HEAD') return;
+    const scope = routeScope(route.config as { auth?: string; scope?: RouteScope } | undefined);
+    for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url, scope });
+    if (!scope) undeclared.push(`${route.method} ${route.url}`);
+  });
+  app.addHook('onReady', async () => {
+    if (undeclared.length > 0) {
+      throw new Error(
+        `routes without config.scope ('public' | 'user' | 'business' | 'store', lib/scope.ts): ${undeclared.join(', ')}`,
+      );
+    }
+  });
 
   app.addHook('preHandler', async (req) => {
     const cfg = req.routeOptions.config;
     // only the API needs a session; the console's static files and pages are public
     const path = req.routeOptions.url;
-    if (
-      !path ||
-      cfg.auth === 'public' ||
-      !(path.startsWith('/v3/') || path.startsWith('/v1/') || path.startsWith('/ws'))
-    )
-      return;
+    if (!path || !isApi(path)) return;
+    const declared = routeScope(cfg);
+    if (declared === 'public') return;
     const session = await app.accessService.sessionFromToken(readToken(req));
     req.session = session;
 
@@ -70,6 +106,19 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       app.accessService.assertStore(access, sid);
       req.access = access;
       req.sid = sid ?? SUMMARY_STORE_ID;
+      req.scope = buildScope({
+        orgId: access.orgId,
+        clientId: access.clientId,
+        userId: session.userId,
+        employeeId: access.employeeId,
+        isAdmin: access.isAdmin,
+        permittedStoreIds: access.storeIds,
+        permissions: access.authUrls,
+        sid: req.sid,
+      });
+    }
+    if ((declared === 'business' || declared === 'store') && !req.scope) {
+      throw new AppError(CODE.SWITCH_STORE, '');
     }
     if (cfg.menu) {
       if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');

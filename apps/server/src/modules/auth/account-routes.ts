@@ -26,28 +26,28 @@ import { sendSmsCode } from './sms-codes.ts';
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/system/send-sms',
-    { schema: { body: sendSmsBodySchema, response: reply200(smsSendResponseSchema) } },
+    { config: { scope: 'user' }, schema: { body: sendSmsBodySchema, response: reply200(smsSendResponseSchema) } },
     async (req) => {
       const user = await repo.findUserById(app.db, req.session!.userId);
       if (!user) throw new AppError(CODE.UNAUTHORIZED);
       // a signed-in user's codes go to their own mobile, except when binding a new one
       const mobile = req.body.type === 'bind_mobile' && req.body.mobile ? req.body.mobile : user.mobile;
       await consumeCaptcha(app.db, req.body.unique_code, req.body.picture_code);
-      return ok(await sendSmsCode(app.db, app.providers.sms, mobile, req.body.type, req.ip), MSG.SMS_SENT);
+      return ok(await sendSmsCode(app.db, app.env.dataDir, app.providers.sms, mobile, req.body.type, req.ip), MSG.SMS_SENT);
     },
   );
 
   app.post(
     '/v3/user/reset-password',
-    { schema: { body: resetPasswordBodySchema, response: reply200(okSchema) } },
+    { config: { scope: 'user' }, schema: { body: resetPasswordBodySchema, response: reply200(okSchema) } },
     async (req) => {
-      const ended = await resetPassword(app.db, req.session!, req.body);
+      const ended = await resetPassword(app.db, app.env.dataDir, req.session!, req.body);
       await app.invalidate({ sessions: ended, userId: req.session!.userId });
       return ok(null, MSG.PASSWORD_CHANGED);
     },
   );
 
-  app.get('/v3/user/info', { schema: { response: reply200(userInfoSchema) } }, async (req) => {
+  app.get('/v3/user/info', { config: { scope: 'user' }, schema: { response: reply200(userInfoSchema) } }, async (req) => {
     const s = req.session!;
     const user = await repo.findUserById(app.db, s.userId);
     if (!user) throw new AppError(CODE.UNAUTHORIZED);
@@ -64,10 +64,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   const logoutSchema = { response: reply200(logoutResponseSchema) };
   // the console's logout (plugins/security.ts refuses it from another site's page)
-  app.post('/v3/user/logout', { schema: logoutSchema }, logout);
+  app.post('/v3/user/logout', { config: { scope: 'user' }, schema: logoutSchema }, logout);
   // the spec's GET stays for API clients with the access-token header; a link on another site
   // carries only the cookie and must not end the session (issue 21 L3)
-  app.get('/v3/user/logout', { schema: logoutSchema }, async (req, reply) => {
+  app.get('/v3/user/logout', { config: { scope: 'user' }, schema: logoutSchema }, async (req, reply) => {
     if (!headerToken(req)) throw new AppError(SESSION_CODE.LOGOUT_NEEDS_POST);
     return logout(req, reply);
   });

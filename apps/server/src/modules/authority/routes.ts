@@ -12,7 +12,7 @@ const encoded = new WeakMap<object, string>();
 
 /** spec §3/§6: the organisation's menu entries for the selected business. */
 export const authorityRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/v3/authority/menu-list', async (req, reply) => {
+  app.get('/v3/authority/menu-list', { config: { scope: 'business' } }, async (req, reply) => {
     if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
     const menu = req.access.menu;
     let body = encoded.get(menu);

@@ -77,7 +77,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   const kick = (batchId: number) => app.batchKick(batchId);
 
-  app.get('/v3/batch-invoice/template', async (_req, reply) => {
+  app.get('/v3/batch-invoice/template', { config: { scope: 'business' } }, async (_req, reply) => {
     templateCache ??= batchTemplate();
     return sendFile(reply, await templateCache, '批量开票模板.xlsx', 'batch-template.xlsx');
   });
@@ -85,7 +85,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/batch-invoice/upload',
     {
-      config: { store: 'specific' },
+      config: { store: 'specific', scope: 'store' },
       schema: { querystring: batchUploadQuerySchema, response: reply200(batchDryRunSchema) },
     },
     async (req) => {
@@ -116,7 +116,10 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/v3/batch-invoice/dry-run',
-    { schema: { querystring: batchIdQuerySchema, response: reply200(batchDryRunSchema) } },
+    {
+      config: { scope: 'store' },
+      schema: { querystring: batchIdQuerySchema, response: reply200(batchDryRunSchema) },
+    },
     async (req) => {
       const b = await ownBatch(req, req.query.batch_id);
       return ok(await service.dryRun(app, b.client_id, b.id));
@@ -146,7 +149,10 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
   ] as const) {
     app.post(
       `/v3/batch-invoice/${path}`,
-      { schema: { body: batchIdBodySchema, response: reply200(batchProgressSchema) } },
+      {
+        config: { scope: 'store' },
+        schema: { body: batchIdBodySchema, response: reply200(batchProgressSchema) },
+      },
       async (req) => {
         const b = await ownBatch(req, req.body.batch_id);
         return ok(await action(b.client_id, b.id));
@@ -156,7 +162,10 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/v3/batch-invoice/progress',
-    { schema: { querystring: batchIdQuerySchema, response: reply200(batchProgressSchema) } },
+    {
+      config: { scope: 'store' },
+      schema: { querystring: batchIdQuerySchema, response: reply200(batchProgressSchema) },
+    },
     async (req) => {
       const b = await ownBatch(req, req.query.batch_id);
       return ok(await service.batchProgress(app, b.client_id, b.id));
@@ -165,7 +174,10 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/v3/batch-invoice/list',
-    { schema: { querystring: batchListQuerySchema, response: reply200(batchListSchema) } },
+    {
+      config: { scope: 'store' },
+      schema: { querystring: batchListQuerySchema, response: reply200(batchListSchema) },
+    },
     async (req) => {
       const access = req.access!;
       const { total, rows } = await repo.listBatches(app.db, {
@@ -187,7 +199,10 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/v3/batch-invoice/rows',
-    { schema: { querystring: batchRowsQuerySchema, response: reply200(batchRowsSchema) } },
+    {
+      config: { scope: 'store' },
+      schema: { querystring: batchRowsQuerySchema, response: reply200(batchRowsSchema) },
+    },
     async (req) => {
       const b = await ownBatch(req, req.query.batch_id);
       const { total, rows } = await repo.listRows(app.db, {
@@ -200,10 +215,14 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/v3/batch-invoice/result', { schema: { querystring: batchIdQuerySchema } }, async (req, reply) => {
-    const b = await ownBatch(req, req.query.batch_id);
-    const stream = resultWorkbook(app.db, b);
-    const name = `批量开票结果_${b.id}.xlsx`;
-    return sendFile(reply, stream, name, `batch-result-${b.id}.xlsx`);
-  });
+  app.get(
+    '/v3/batch-invoice/result',
+    { config: { scope: 'store' }, schema: { querystring: batchIdQuerySchema } },
+    async (req, reply) => {
+      const b = await ownBatch(req, req.query.batch_id);
+      const stream = resultWorkbook(app.db, b);
+      const name = `批量开票结果_${b.id}.xlsx`;
+      return sendFile(reply, stream, name, `batch-result-${b.id}.xlsx`);
+    },
+  );
 };

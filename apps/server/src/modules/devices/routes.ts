@@ -56,18 +56,24 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   // ---- stores (spec §7 Client and stores) ----
   app.get(
     '/v3/client/get-all-store-list',
-    { config: { menu: STORE_MENUS }, schema: { response: reply200(z.array(storeItemSchema)) } },
+    {
+      config: { menu: STORE_MENUS, scope: 'store' },
+      schema: { response: reply200(z.array(storeItemSchema)) },
+    },
     async (req) => ok(await service.listStores(app, req.access!, true)),
   );
   app.get(
     '/v3/client/client-equ-list',
-    { config: { menu: DEVICE_MENUS }, schema: { response: reply200(z.array(deviceItemSchema)) } },
+    {
+      config: { menu: DEVICE_MENUS, scope: 'store' },
+      schema: { response: reply200(z.array(deviceItemSchema)) },
+    },
     async (req) => ok(await service.listDevices(app, req.access!)),
   );
   app.post(
     '/v3/client-store/tax-equipment-list',
     {
-      config: { menu: DEVICE_MENUS },
+      config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: {
         body: z.object({ store_id: z.number().int().optional() }).default({}),
         response: reply200(z.array(deviceItemSchema)),
@@ -86,7 +92,10 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/v3/client-store/save',
-    { config: { menu: STORE_MENUS }, schema: { body: storeBodySchema, response: reply200(done) } },
+    {
+      config: { menu: STORE_MENUS, scope: 'store' },
+      schema: { body: storeBodySchema, response: reply200(done) },
+    },
     async (req) => {
       const id = await service.saveStore(app, req.access!, req.body);
       await refresh(req);
@@ -95,7 +104,10 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/v3/client-store/set-status',
-    { config: { menu: STORE_MENUS }, schema: { body: storeStatusBodySchema, response: reply200(done) } },
+    {
+      config: { menu: STORE_MENUS, scope: 'store' },
+      schema: { body: storeStatusBodySchema, response: reply200(done) },
+    },
     async (req) => {
       await service.setStoreStatus(app, req.access!, req.body.client_store_id, req.body.status);
       await refresh(req);
@@ -107,7 +119,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/equipment/detail',
     {
-      config: { menu: DEVICE_MENUS },
+      config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: { querystring: idQuery, response: reply200(deviceDetailSchema) },
     },
     async (req) => ok(await service.deviceDetail(app, req.access!, req.query.id)),
@@ -115,7 +127,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/equipment/group-by-channel',
     {
-      config: { menu: DEVICE_MENUS },
+      config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: {
         response: reply200(
           z.array(
@@ -139,13 +151,20 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   // the console shell runs the device check for every user of the business (spec §4), so no menu
   // entry is required; the list holds only the devices of the user's stores
-  app.get('/v3/equipment/check-tax', { schema: { response: reply200(checkTaxSchema) } }, async (req) => {
-    if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
-    return ok(await service.checkTax(app, req.access));
-  });
+  app.get(
+    '/v3/equipment/check-tax',
+    { config: { scope: 'store' }, schema: { response: reply200(checkTaxSchema) } },
+    async (req) => {
+      if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
+      return ok(await service.checkTax(app, req.access));
+    },
+  );
   app.get(
     '/v3/equipment/session-health',
-    { config: { menu: DEVICE_MENUS }, schema: { response: reply200(z.array(healthRowSchema)) } },
+    {
+      config: { menu: DEVICE_MENUS, scope: 'store' },
+      schema: { response: reply200(z.array(healthRowSchema)) },
+    },
     async (req) => ok(await service.healthBoard(app, req.access!)),
   );
 
@@ -153,7 +172,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/tax-account/white-list-tax-account',
     {
-      config: { menu: DEVICE_MENUS },
+      config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: {
         response: reply200(
           z.object({
@@ -167,15 +186,21 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/v3/tax-account/list',
-    { config: { menu: ACCOUNT_MENU }, schema: { response: reply200(z.array(taxAccountItemSchema)) } },
+    {
+      config: { menu: ACCOUNT_MENU, scope: 'store' },
+      schema: { response: reply200(z.array(taxAccountItemSchema)) },
+    },
     async (req) => {
       await service.assertWhiteListed(app, req.access!);
-      return ok(await service.accountStates(app, req.access!.clientId));
+      return ok(await service.accountStates(app, req.access!));
     },
   );
   app.post(
     '/v3/tax-account/save',
-    { config: { menu: ACCOUNT_MENU }, schema: { body: taxAccountBodySchema, response: reply200(done) } },
+    {
+      config: { menu: ACCOUNT_MENU, scope: 'store' },
+      schema: { body: taxAccountBodySchema, response: reply200(done) },
+    },
     async (req) => {
       await service.assertWhiteListed(app, req.access!);
       const b = req.body;
@@ -186,7 +211,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.post(
     '/v3/tax-account/disable',
-    { config: { menu: ACCOUNT_MENU }, schema: { body: idBody, response: reply200(done) } },
+    { config: { menu: ACCOUNT_MENU, scope: 'store' }, schema: { body: idBody, response: reply200(done) } },
     async (req) => {
       await service.assertWhiteListed(app, req.access!);
       await service.setAccountStatus(app, req.access!, req.body.id, 'disabled');
@@ -198,13 +223,16 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   // ---- invoice stock: 领票 / 分发 / 退回 ----
   app.get(
     '/v3/invoice-manage/movements',
-    { config: { menu: STOCK_MENUS }, schema: { response: reply200(z.array(stockMovementSchema)) } },
+    {
+      config: { menu: STOCK_MENUS, scope: 'store' },
+      schema: { response: reply200(z.array(stockMovementSchema)) },
+    },
     async (req) => ok(await service.listMovements(app, req.access!)),
   );
   app.post(
     '/v3/invoice-manage/apply',
     {
-      config: { menu: '/invoice-manage/receive' },
+      config: { menu: '/invoice-manage/receive', scope: 'store' },
       schema: {
         body: applyStockBodySchema,
         response: reply200(z.object({ invoiceCode: z.string(), startNo: z.number(), endNo: z.number() })),
@@ -216,7 +244,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/v3/invoice-manage/${kind}`,
       {
-        config: { menu: '/invoice-manage/dispense' },
+        config: { menu: '/invoice-manage/dispense', scope: 'store' },
         schema: { body: moveStockBodySchema, response: reply200(z.object({ moved: z.number() })) },
       },
       async (req) =>
@@ -231,7 +259,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/report-summary/list',
     {
-      config: { menu: '/report-summary/summary' },
+      config: { menu: '/report-summary/summary', scope: 'store' },
       schema: { response: reply200(z.array(filingItemSchema)) },
     },
     async (req) => ok(await service.listFilings(app, req.access!)),
@@ -240,7 +268,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/v3/report-summary/${action}`,
       {
-        config: { menu: '/report-summary/summary' },
+        config: { menu: '/report-summary/summary', scope: 'store' },
         schema: { body: filingBodySchema, response: reply200(done) },
       },
       async (req) => {

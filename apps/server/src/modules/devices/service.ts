@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../channels/numbers.ts';
 import { addNumberRange, shanghaiParts } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { deviceSql, storeSql } from '../../lib/scope.ts';
 import { sealSecret } from '../../lib/secret-box.ts';
 import type { ClientAccess } from '../session/access.ts';
 import { filesMonthly, filingClock, filingFlags, filingRefusal, isLiable } from './filing.ts';
@@ -39,15 +40,18 @@ type DeviceRow = {
   stores: Array<{ client_store_id: number; name: string }> | null;
 };
 
-const deviceSelect = (clientId: number) => sql`
+/** The device columns, with the stores it is bound to named only where the employee may see them. */
+const deviceSelect = (access: ClientAccess) => sql`
   select d.id, d.kind, d.channel, d.name, d.device_no, d.extension_no, d.parent_id, d.hosted, d.online, d.locked,
     d.status, d.invoice_types, d.per_invoice_limit, d.monthly_quota, d.quota_used, d.quota_month,
     (select jsonb_object_agg(s.invoice_type, s.left) from (
        select r.invoice_type, sum(r.end_no - r.next_no + 1) as left from channel_number_ranges r
        where r.device_id = d.id and r.next_no <= r.end_no group by r.invoice_type) s) as stock,
     (select jsonb_agg(jsonb_build_object('client_store_id', cs.id, 'name', cs.name) order by cs.id)
-       from device_stores ds join client_stores cs on cs.id = ds.store_id where ds.device_id = d.id) as stores
-  from tax_devices d where d.client_id = ${clientId}`;
+       from device_stores ds join client_stores cs on cs.id = ds.store_id
+       where ds.device_id = d.id and ${storeSql(permitted(access), sql`cs.id`)}) as stores
+  from tax_devices d where d.client_id = ${access.clientId}`;
+const permitted = (access: ClientAccess) => (access.storeIds === null ? null : [...access.storeIds]);
 
 function toDevice(d: DeviceRow) {
   const month = shanghaiParts(new Date()).month;
@@ -84,7 +88,7 @@ export async function listDevices(app: App, access: ClientAccess, storeId?: numb
   await applyFilingLocks(app.db, new Date(), access.clientId);
   const stores =
     storeId !== undefined && storeId > 0 ? [storeId] : access.storeIds ? [...access.storeIds] : null;
-  const res = await app.db.execute<DeviceRow>(sql`${deviceSelect(access.clientId)}
+  const res = await app.db.execute<DeviceRow>(sql`${deviceSelect(access)}
     ${stores ? sql`and exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = any(${intArray(stores)}::int[]))` : sql``}
     order by case d.kind when 'digital' then 0 else 1 end, coalesce(d.parent_id, d.id), d.extension_no, d.id`);
   return res.rows.map(toDevice);
@@ -92,7 +96,7 @@ export async function listDevices(app: App, access: ClientAccess, storeId?: numb
 
 /** One device of the business; another business's id is refused as not found. */
 export async function loadDevice(db: DbOrTx, access: ClientAccess, id: number, lock = false) {
-  const res = await db.execute<DeviceRow>(sql`${deviceSelect(access.clientId)} and d.id = ${id}
+  const res = await db.execute<DeviceRow>(sql`${deviceSelect(access)} and d.id = ${id}
     ${lock ? sql`for update of d` : sql``}`);
   const row = res.rows[0];
   if (!row) throw new AppError(DEVICE_CODE.DEVICE_NOT_FOUND);
@@ -295,7 +299,7 @@ type AccountRow = {
  * session of the account's 数电 device (realname_sessions), whichever is later. The password column
  * is never selected here.
  */
-export async function accountStates(app: App, clientId: number) {
+export async function accountStates(app: App, access: ClientAccess) {
   const res = await app.db.execute<AccountRow>(sql`
     select a.id, a.account, a.phone, a.identity, a.person_name, a.channel, a.device_id, d.name as device_name,
       a.white_listed, a.status, (a.password_enc <> '') as has_password,
@@ -311,7 +315,7 @@ export async function accountStates(app: App, clientId: number) {
     left join tax_devices d on d.id = a.device_id
     left join realname_sessions rs on rs.client_id = a.client_id and rs.device_id = a.device_id
     cross join lateral (select greatest(a.session_expires_at, rs.login_expires_at) as expires) x
-    where a.client_id = ${clientId}
+    where a.client_id = ${access.clientId} and ${accountInScope(access)}
     order by a.id`);
   return res.rows.map((r) => ({
     ...r,
@@ -320,6 +324,12 @@ export async function accountStates(app: App, clientId: number) {
     session_expires_at: iso(r.session_expires_at),
   }));
 }
+
+/**
+ * A tax account is the stores' whose device it logs in (an account without a device is the whole
+ * business's): a store-scoped employee reaches only accounts of devices bound or granted to its stores.
+ */
+const accountInScope = (access: ClientAccess) => deviceSql(permitted(access), sql`a.device_id`);
 
 async function syncWhiteList(db: DbOrTx, clientId: number) {
   await db.execute(sql`update clients set has_white_listed_tax_account = exists (
@@ -359,14 +369,14 @@ export async function saveAccount(app: App, access: ClientAccess, body: Required
       id = r.rows[0]!.id;
     } else {
       const r =
-        await tx.execute(sql`update tax_accounts set device_id = ${body.device_id}, account = ${body.account},
+        await tx.execute(sql`update tax_accounts a set device_id = ${body.device_id}, account = ${body.account},
           password_enc = coalesce(${sealed}, password_enc), phone = case when ${body.phone} = '' then phone else ${body.phone} end, identity = ${body.identity},
           person_name = ${body.person_name}, channel = ${body.channel},
           -- a new password or account ends the bureau session
           login_state = case when ${sealed}::text is null and account = ${body.account} then login_state else 'offline' end,
           session_expires_at = case when ${sealed}::text is null and account = ${body.account} then session_expires_at else null end,
           updated_at = now()
-        where id = ${id} and client_id = ${access.clientId} returning id`);
+        where id = ${id} and client_id = ${access.clientId} and ${accountInScope(access)} returning id`);
       if (r.rows.length === 0) throw new AppError(DEVICE_CODE.ACCOUNT_NOT_FOUND);
     }
     await syncWhiteList(tx, access.clientId);
@@ -376,7 +386,8 @@ export async function saveAccount(app: App, access: ClientAccess, body: Required
 
 export async function setAccountStatus(app: App, access: ClientAccess, id: number, status: string) {
   const r = await app.db.execute(
-    sql`update tax_accounts set status = ${status}, updated_at = now() where id = ${id} and client_id = ${access.clientId} returning id`,
+    sql`update tax_accounts a set status = ${status}, updated_at = now()
+      where id = ${id} and client_id = ${access.clientId} and ${accountInScope(access)} returning id`,
   );
   if (r.rows.length === 0) throw new AppError(DEVICE_CODE.ACCOUNT_NOT_FOUND);
   await syncWhiteList(app.db, access.clientId);
@@ -384,7 +395,7 @@ export async function setAccountStatus(app: App, access: ClientAccess, id: numbe
 
 /** Health board: every active tax account × every clerk who may issue for the business. */
 export async function healthBoard(app: App, access: ClientAccess) {
-  const accounts = (await accountStates(app, access.clientId)).filter((a) => a.status === 'active');
+  const accounts = (await accountStates(app, access)).filter((a) => a.status === 'active');
   const clerks = await app.db.execute<{ id: number; name: string }>(sql`
     select e.id, u.nickname as name from employees e join users u on u.id = e.user_id
     where e.org_id = ${access.orgId} and e.status = 'active'

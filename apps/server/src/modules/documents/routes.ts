@@ -56,7 +56,7 @@ async function ownInvoice(
 export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/invoice-detail/download',
-    { config: { menu: DOCUMENT_MENUS }, schema: { querystring: invoiceDownloadQuerySchema } },
+    { config: { menu: DOCUMENT_MENUS, scope: 'store' }, schema: { querystring: invoiceDownloadQuerySchema } },
     async (req, reply) => {
       const access = req.access!;
       const { invoice_id, kind, inline } = req.query;
@@ -79,7 +79,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-detail/send-email',
     {
-      config: { menu: DOCUMENT_MENUS },
+      config: { menu: DOCUMENT_MENUS, scope: 'store' },
       schema: { body: sendInvoiceEmailRequestSchema, response: reply200(sendInvoiceEmailResultSchema) },
     },
     async (req) => {

@@ -12,8 +12,8 @@ import {
   taxClassCodeSchema,
   taxRateBodySchema,
   taxRateResultSchema,
-  updateGoodsBodySchema,
   text,
+  updateGoodsBodySchema,
 } from '@kaipiao/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -29,8 +29,8 @@ export const GOODS_MENUS = ['/device-project/project', '/hotel/device-project/pr
 export const INVOICING_MENUS = ['/invoice/online', '/hotel/invoice/online'] as const;
 const READ_MENUS = [...GOODS_MENUS, ...INVOICING_MENUS];
 
-const manage = { menu: GOODS_MENUS };
-const read = { menu: READ_MENUS };
+const manage = { menu: GOODS_MENUS, scope: 'business' } as const;
+const read = { menu: READ_MENUS, scope: 'business' } as const;
 
 const exportQuerySchema = z.object({ keyword: text().trim().max(100).default('') });
 const setDefaultBodySchema = idBodySchema.extend({ is_default: z.boolean().default(true) });

@@ -91,7 +91,7 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/client-store/get-tax-equipment',
     {
-      config: { menu: EQUIPMENT_MENUS },
+      config: { menu: EQUIPMENT_MENUS, scope: 'store' },
       schema: { querystring: equipmentQuerySchema, response: reply200(z.array(taxEquipmentSchema)) },
     },
     async (req) => {
@@ -170,7 +170,7 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/equipment/client-invoice-type',
     {
-      config: { menu: EQUIPMENT_MENUS },
+      config: { menu: EQUIPMENT_MENUS, scope: 'store' },
       schema: {
         querystring: z.object({ store_id: z.coerce.number().int().optional() }),
         response: reply200(z.array(typeItemSchema)),
@@ -191,14 +191,17 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/v3/invoice-detail/get-invoice-type',
-    { config: { menu: TYPE_MENUS }, schema: { response: reply200(z.array(typeItemSchema)) } },
+    {
+      config: { menu: TYPE_MENUS, scope: 'business' },
+      schema: { response: reply200(z.array(typeItemSchema)) },
+    },
     async () => ok(TYPE_ORDER.map(typeItem)),
   );
 
   app.get(
     '/v3/invoice-record/specific-business',
     {
-      config: { menu: ISSUE_MENUS },
+      config: { menu: ISSUE_MENUS, scope: 'business' },
       schema: { response: reply200(z.array(specificBusinessDefSchema)) },
     },
     async () => ok([...SPECIFIC_BUSINESS_DEFS]),

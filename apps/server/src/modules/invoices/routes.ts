@@ -21,7 +21,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/online-invoicing/blue',
     {
-      config: { menu: ISSUE_MENUS, store: 'specific' },
+      config: { menu: ISSUE_MENUS, store: 'specific', scope: 'store' },
       schema: { body: blueInvoiceRequestSchema, response: reply200(issueResultSchema) },
     },
     async (req) => {
@@ -38,7 +38,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/online-invoicing/result',
     {
-      config: { menu: ISSUE_MENUS },
+      config: { menu: ISSUE_MENUS, scope: 'store' },
       schema: {
         querystring: z.object({ serial_no: text().trim().min(1).max(40) }),
         response: reply200(issueResultSchema),
@@ -59,7 +59,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/online-invoicing/reconcile',
     {
-      config: { menu: ISSUE_MENUS },
+      config: { menu: ISSUE_MENUS, scope: 'store' },
       schema: {
         body: z.object({ serial_no: text().trim().min(1).max(40).optional() }).default({}),
         response: reply200(reconcileSummarySchema),

@@ -24,6 +24,7 @@ import type { Db } from '../../db/client.ts';
 import { exportRecords } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { canReachStore, readableStores, storeArraySql, storeRefused } from '../../lib/scope.ts';
 import { ensureInvoiceFiles } from '../documents/service.ts';
 import {
   type ExportDeps,
@@ -33,7 +34,7 @@ import {
   runExport,
 } from './export-runner.ts';
 import { defineExportSweepJob, sweepExpiredExports } from './export-sweep.ts';
-import { isoOf, readableStores, timeOf } from './scope.ts';
+import { isoOf, timeOf } from './scope.ts';
 
 export const EXPORT_JOB = 'export.invoices';
 /** queued + running exports a business may have at once */
@@ -144,7 +145,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-export/create',
     {
-      config: { menu: EXPORT_MENUS },
+      config: { menu: EXPORT_MENUS, scope: 'store' },
       schema: {
         body: exportCreateRequestSchema,
         response: reply200(z.object({ record_id: z.number(), row_count: z.number() })),
@@ -156,7 +157,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (filters.date_from && filters.date_to && filters.date_from > filters.date_to) {
         throw new AppError(QUERY_CODE.DATE_RANGE_INVALID);
       }
-      const storeIds = readableStores(req, filters.store_ids);
+      const storeIds = readableStores(req.scope!, filters.store_ids);
       const ids = invoice_ids?.length ? [...new Set(invoice_ids)] : null;
       const max = kind === 'excel' ? EXPORT_EXCEL_MAX : EXPORT_PDF_MAX;
       // what it would export now: refuse nothing-to-do and too-much up front
@@ -210,23 +211,23 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-export/list',
     {
-      config: { menu: EXPORT_MENUS },
+      config: { menu: EXPORT_MENUS, scope: 'store' },
       schema: { body: exportListRequestSchema, response: reply200(exportListResponseSchema) },
     },
     async (req) => {
       const { page, page_size } = req.body;
-      const clientId = req.access!.clientId;
+      const scope = req.scope!;
+      // an export belongs to the stores it covers: listed only when all of them are in the scope
+      const visible = sql`r.client_id = ${scope.clientId} and ${storeArraySql(scope, sql`r.store_ids`)}`;
       const [rows, count] = await Promise.all([
         app.db.execute<RecordListRow>(sql`
           select r.id, r.kind, r.status, r.progress, r.row_count, r.file_name, r.file_size, r.error, r.filters,
             r.invoice_ids, u.nickname as created_by_name, r.created_at, r.finished_at, r.expires_at
           from export_records r left join users u on u.id = r.created_by
-          where r.client_id = ${clientId}
+          where ${visible}
           order by r.created_at desc, r.id desc
           limit ${page_size} offset ${(page - 1) * page_size}`),
-        app.db.execute<{ n: number }>(
-          sql`select count(*)::int as n from export_records where client_id = ${clientId}`,
-        ),
+        app.db.execute<{ n: number }>(sql`select count(*)::int as n from export_records r where ${visible}`),
       ]);
       return ok({
         list: rows.rows.map((r) => toRecord(r)),
@@ -240,7 +241,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/invoice-export/download',
     {
-      config: { menu: EXPORT_MENUS },
+      config: { menu: EXPORT_MENUS, scope: 'store' },
       schema: { querystring: z.object({ record_id: z.coerce.number().int().positive() }) },
     },
     async (req, reply) => {
@@ -250,10 +251,18 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         file_name: string;
         kind: string;
         expires_at: Date | string;
-      }>(sql`select status, file_path, file_name, kind, expires_at from export_records
-        where id = ${req.query.record_id} and client_id = ${req.access!.clientId}`);
+        store_ids: number[] | null;
+      }>(sql`select status, file_path, file_name, kind, expires_at, store_ids from export_records
+        where id = ${req.query.record_id} and client_id = ${req.scope!.clientId}`);
       const rec = res.rows[0];
       if (!rec) throw new AppError(QUERY_CODE.EXPORT_NOT_FOUND);
+      // another store's export: refused (无权限操作该门店), as the list does not show it
+      if (
+        rec.store_ids === null
+          ? req.scope!.storeIds !== null
+          : !rec.store_ids.every((id) => canReachStore(req.scope!, id))
+      )
+        throw storeRefused();
       if (rec.status !== 'done') throw new AppError(QUERY_CODE.EXPORT_NOT_READY);
       if (timeOf(rec.expires_at) <= Date.now() || !rec.file_path)
         throw new AppError(QUERY_CODE.EXPORT_EXPIRED);

@@ -9,9 +9,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { readableStores } from '../../lib/scope.ts';
 import { exportRoutes } from './exports.ts';
 import { getInvoiceDetail, listInvoices } from './repo.ts';
-import { readableStores } from './scope.ts';
 
 /** The invoice library menus (spec §2 query and statistics). */
 export const LIBRARY_MENUS = ['/query/invoice', '/hotel/query/invoice'] as const;
@@ -23,7 +23,7 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-record/list',
     {
-      config: { menu: LIBRARY_MENUS },
+      config: { menu: LIBRARY_MENUS, scope: 'store' },
       schema: { body: invoiceListRequestSchema, response: reply200(invoiceListResponseSchema) },
     },
     async (req) => {
@@ -31,7 +31,10 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       if (filter.date_from && filter.date_to && filter.date_from > filter.date_to) {
         throw new AppError(QUERY_CODE.DATE_RANGE_INVALID);
       }
-      const scope = { clientId: req.access!.clientId, storeIds: readableStores(req, filter.store_ids) };
+      const scope = {
+        clientId: req.access!.clientId,
+        storeIds: readableStores(req.scope!, filter.store_ids),
+      };
       return ok(await listInvoices(app.db, scope, filter, page, page_size));
     },
   );
@@ -40,11 +43,11 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-detail/get-invoice-detail',
     {
-      config: { menu: DETAIL_MENUS },
+      config: { menu: DETAIL_MENUS, scope: 'store' },
       schema: { body: invoiceDetailRequestSchema, response: reply200(invoiceDetailSchema) },
     },
     async (req) => {
-      const scope = { clientId: req.access!.clientId, storeIds: readableStores(req) };
+      const scope = { clientId: req.access!.clientId, storeIds: readableStores(req.scope!) };
       const detail = await getInvoiceDetail(app.db, scope, req.body.invoice_id);
       if (!detail) throw new AppError(CODE.NOT_FOUND);
       return ok(detail);

@@ -1,23 +1,3 @@
-import { SUMMARY_STORE_ID } from '@kaipiao/shared';
-import type { FastifyRequest } from 'fastify';
-
-/**
- * The stores a read covers: the selected store, or in the all-stores view (sid -1) every store the
- * caller may see, narrowed by an optional `store_ids` filter. `null` = every store of the business
- * (no store condition needed); an empty array = nothing.
- */
-export function readableStores(req: FastifyRequest, requested?: readonly number[]): number[] | null {
-  const access = req.access!;
-  const sid = req.sid ?? SUMMARY_STORE_ID;
-  let base: number[] | null;
-  if (sid !== SUMMARY_STORE_ID) base = [sid];
-  else base = access.storeIds === null ? null : [...access.storeIds];
-  if (!requested || requested.length === 0) return base;
-  if (base === null) return [...new Set(requested)];
-  const allowed = new Set(base);
-  return [...new Set(requested)].filter((id) => allowed.has(id));
-}
-
 /** The business-calendar day (Asia/Shanghai, UTC+8 without DST) of an instant, YYYY-MM-DD. */
 export function shanghaiDay(d: Date = new Date()): string {
   return new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);

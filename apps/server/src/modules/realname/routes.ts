@@ -32,14 +32,20 @@ export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod 
   return async (app) => {
     app.get(
       REAL_NAME_CALLS.realPersonAuth.path,
-      { schema: { querystring: realPersonAuthQuerySchema, response: reply200(realNameInfoSchema) } },
+      {
+        config: { scope: 'store' },
+        schema: { querystring: realPersonAuthQuerySchema, response: reply200(realNameInfoSchema) },
+      },
       async (req) =>
         ok(await service.info(clientOf(req), req.query.device_id, req.query.judge_invoice_status === 1)),
     );
 
     app.post(
       REAL_NAME_CALLS.qrCode.path,
-      { schema: { body: jcQrCodeBodySchema, response: reply200(jcQrCodeResponseSchema) } },
+      {
+        config: { scope: 'store' },
+        schema: { body: jcQrCodeBodySchema, response: reply200(jcQrCodeResponseSchema) },
+      },
       async (req) => ok(await service.qrCode(clientOf(req), req.body.device_id)),
     );
 
@@ -47,7 +53,10 @@ export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod 
     for (const call of [REAL_NAME_CALLS.smsTaxStation, REAL_NAME_CALLS.smsAutonomous]) {
       app.post(
         call.path,
-        { schema: { body: realNameSmsBodySchema, response: reply200(realNameSmsResponseSchema) } },
+        {
+          config: { scope: 'store' },
+          schema: { body: realNameSmsBodySchema, response: reply200(realNameSmsResponseSchema) },
+        },
         async (req) => {
           const r = await service.sendSms(clientOf(req), req.body.device_id);
           return ok(r, r.logged_in ? LOGGED_IN : '短信验证码已发送');
@@ -57,7 +66,10 @@ export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod 
     for (const call of [REAL_NAME_CALLS.smsLoginTaxStation, REAL_NAME_CALLS.smsLoginAutonomous]) {
       app.post(
         call.path,
-        { schema: { body: realNameSmsLoginBodySchema, response: reply200(realNameSmsLoginResponseSchema) } },
+        {
+          config: { scope: 'store' },
+          schema: { body: realNameSmsLoginBodySchema, response: reply200(realNameSmsLoginResponseSchema) },
+        },
         async (req) =>
           ok(await service.smsLogin(clientOf(req), req.body.device_id, req.body.sms_code), '登录成功'),
       );

@@ -9,7 +9,7 @@ import type { RealNameService } from './service.ts';
  */
 export function deviceAuthSocket(service: RealNameService, hub: DeviceAuthHub): FastifyPluginAsync {
   return async (app) => {
-    app.get('/ws/device-auth', { websocket: true }, async (socket, req) => {
+    app.get('/ws/device-auth', { websocket: true, config: { scope: 'store' } }, async (socket, req) => {
       const clientId = req.access?.clientId;
       if (!clientId) {
         socket.close(4401, 'no business');

@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { readableStores } from '../query/scope.ts';
+import { readableStores } from '../../lib/scope.ts';
 import { expirePending, getFormView, listForms } from './repo.ts';
 import {
   applyRed,
@@ -33,18 +33,18 @@ const VOID_MENUS = ['/query/invoice', '/hotel/query/invoice'] as const;
 
 const actorOf = (req: FastifyRequest): RedActor => ({
   clientId: req.access!.clientId,
-  storeIds: readableStores(req),
+  storeIds: readableStores(req.scope!),
   userId: req.session?.userId ?? null,
 });
 
-const WRITE = { menu: RED_MENUS, store: 'specific' } as const;
+const WRITE = { menu: RED_MENUS, store: 'specific', scope: 'store' } as const;
 
 /** Red-letter forms and red invoices (domain.md §3), and voiding. */
 export const redInfoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/red-info/list',
     {
-      config: { menu: RED_MENUS },
+      config: { menu: RED_MENUS, scope: 'store' },
       schema: { body: redListRequestSchema, response: reply200(redListResponseSchema) },
     },
     async (req) => {
@@ -57,7 +57,10 @@ export const redInfoRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/v3/red-info/detail',
-    { config: { menu: RED_MENUS }, schema: { body: redFormIdSchema, response: reply200(redFormSchema) } },
+    {
+      config: { menu: RED_MENUS, scope: 'store' },
+      schema: { body: redFormIdSchema, response: reply200(redFormSchema) },
+    },
     async (req) => {
       const actor = actorOf(req);
       await expirePending(app.db, actor.clientId);
@@ -70,7 +73,7 @@ export const redInfoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/red-info/blue-info',
     {
-      config: { menu: RED_MENUS },
+      config: { menu: RED_MENUS, scope: 'store' },
       schema: { body: redInvoiceIdSchema, response: reply200(redBlueInfoSchema) },
     },
     async (req) => ok(await blueInfo(app, actorOf(req), req.body.invoice_id)),
@@ -109,7 +112,7 @@ export const redInfoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-detail/void',
     {
-      config: { menu: VOID_MENUS, store: 'specific' },
+      config: { menu: VOID_MENUS, store: 'specific', scope: 'store' },
       schema: { body: voidRequestSchema, response: reply200(voidResultSchema) },
     },
     async (req) =>

@@ -46,9 +46,9 @@ const storeOnly = (req: FastifyRequest): service.Actor => ({ ...actor(req), stor
 
 /** Console side of scan-to-invoice: settings, codes (PNG), the audit queue. */
 export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
-  const qr = { menu: QR_MENUS, store: 'specific' as const };
-  const audit = { menu: AUDIT_MENUS };
-  const act = { menu: AUDIT_MENUS, store: 'specific' as const };
+  const qr = { menu: QR_MENUS, store: 'specific' as const, scope: 'store' as const };
+  const audit = { menu: AUDIT_MENUS, scope: 'store' as const };
+  const act = { menu: AUDIT_MENUS, store: 'specific' as const, scope: 'store' as const };
 
   app.get(
     '/v3/scan-code/settings',
@@ -85,14 +85,17 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/v3/scan-code/disable',
-    { config: { menu: QR_MENUS }, schema: { body: scanCodeIdSchema, response: reply200(scanCodeSchema) } },
+    {
+      config: { menu: QR_MENUS, scope: 'store' },
+      schema: { body: scanCodeIdSchema, response: reply200(scanCodeSchema) },
+    },
     async (req) => ok(await service.disableCode(app.db, actor(req), req.body.id)),
   );
 
   // the printable / downloadable QR: a PNG of the buyer's URL
   app.get(
     '/v3/scan-code/image',
-    { config: { menu: QR_MENUS }, schema: { querystring: scanCodeImageQuerySchema } },
+    { config: { menu: QR_MENUS, scope: 'store' }, schema: { querystring: scanCodeImageQuerySchema } },
     async (req, reply) => {
       const access = req.access!;
       const code = await service.findCode(app.db, access.clientId, req.query.id);

@@ -21,6 +21,8 @@ export type ClientAccess = {
   industry: string;
   employeeId: number;
   isGroupAdmin: boolean;
+  /** group or business administrator */
+  isAdmin: boolean;
   /** null = every store of the business */
   storeIds: ReadonlySet<number> | null;
   menu: MenuEntry[];
@@ -126,6 +128,7 @@ export class AccessService {
       industry: client.industry,
       employeeId: emp.employee.id,
       isGroupAdmin: emp.employee.isGroupAdmin,
+      isAdmin,
       storeIds,
       menu,
       authUrls: new Set(menu.filter((m) => m.is_auth === 1).map((m) => m.url)),

@@ -14,7 +14,8 @@ import { z } from 'zod';
 import { clients, homePromptStates, users } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { daysBetween, isRealDay, readableStores, shanghaiDay } from '../query/scope.ts';
+import { readableStores } from '../../lib/scope.ts';
+import { daysBetween, isRealDay, shanghaiDay } from '../query/scope.ts';
 import { ORDINARY_TYPES, statSummary, sumIssued } from './repo.ts';
 
 const MAX_DAYS = { day: 366, month: 1100 } as const;
@@ -56,7 +57,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-stat/summary',
     {
-      config: { menu: '/query/invoice-stat' },
+      config: { menu: '/query/invoice-stat', scope: 'store' },
       schema: { body: statRequestSchema, response: reply200(statSummarySchema) },
     },
     async (req) => {
@@ -72,20 +73,20 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
             : '按月统计最长36个月，请缩小范围',
         );
       }
-      const scope = { clientId: req.access!.clientId, storeIds: readableStores(req, q.store_ids) };
+      const scope = { clientId: req.access!.clientId, storeIds: readableStores(req.scope!, q.store_ids) };
       return ok(await statSummary(app.db, scope, q));
     },
   );
 
   app.get(
     '/v3/home/invoice-overview',
-    { config: { menu: '/home/index' }, schema: { response: reply200(homeOverviewSchema) } },
+    { config: { menu: '/home/index', scope: 'store' }, schema: { response: reply200(homeOverviewSchema) } },
     async (req) => {
       const access = req.access!;
       const userId = req.session!.userId;
       const today = shanghaiDay();
       const cal = calendarOf(today);
-      const scope = { clientId: access.clientId, storeIds: readableStores(req) };
+      const scope = { clientId: access.clientId, storeIds: readableStores(req.scope!) };
       // the thresholds concern the taxpayer: the meter covers every store the user may see
       const meterScope = {
         clientId: access.clientId,
@@ -135,7 +136,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/home/small-scale-notice',
     {
-      config: { menu: '/home/index' },
+      config: { menu: '/home/index', scope: 'store' },
       schema: { body: smallScaleNoticeRequestSchema, response: reply200(okSchema) },
     },
     async (req) => {
@@ -166,7 +167,10 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   // business when the call names one (client_id), else for every business of the user
   app.post(
     '/v3/system/clone-tax-rate-tips',
-    { schema: { body: z.object({}).passthrough().optional(), response: reply200(okSchema) } },
+    {
+      config: { scope: 'user' },
+      schema: { body: z.object({}).passthrough().optional(), response: reply200(okSchema) },
+    },
     async (req) => {
       const userId = req.session!.userId;
       if (req.access) {

@@ -15,7 +15,7 @@ export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/client/client-store-list',
     {
-      config: { menu: ['/group/client-store', '/hotel/group/client-store'] },
+      config: { menu: ['/group/client-store', '/hotel/group/client-store'], scope: 'store' },
       schema: { response: reply200(z.array(storeRowSchema)) },
     },
     async (req) => {

@@ -5,13 +5,15 @@ import * as repo from './repo.ts';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   // spec §2: the one-time public notice
-  app.get('/v3/system/public-notice', { schema: { response: reply200(publicNoticeSchema) } }, async (req) =>
-    ok(await repo.findUnreadNotice(app.db, req.session!.userId)),
+  app.get(
+    '/v3/system/public-notice',
+    { config: { scope: 'user' }, schema: { response: reply200(publicNoticeSchema) } },
+    async (req) => ok(await repo.findUnreadNotice(app.db, req.session!.userId)),
   );
 
   app.post(
     '/v3/system/read-notice',
-    { schema: { body: readNoticeBodySchema, response: reply200(okSchema) } },
+    { config: { scope: 'user' }, schema: { body: readNoticeBodySchema, response: reply200(okSchema) } },
     async (req) => {
       await repo.markNoticeRead(app.db, req.body.id, req.session!.userId);
       return ok(null);

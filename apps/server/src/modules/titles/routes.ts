@@ -7,10 +7,10 @@ import {
   listTitlesQuerySchema,
   pageOf,
   searchTitlesQuerySchema,
+  text,
   titleBodySchema,
   titleItemSchema,
   updateTitleBodySchema,
-  text,
 } from '@kaipiao/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,8 +24,8 @@ import * as repo from './repo.ts';
 import * as service from './service.ts';
 
 export const TITLE_MENUS = ['/device-project/title'] as const;
-const manage = { menu: TITLE_MENUS };
-const read = { menu: [...TITLE_MENUS, ...INVOICING_MENUS] };
+const manage = { menu: TITLE_MENUS, scope: 'business' } as const;
+const read = { menu: [...TITLE_MENUS, ...INVOICING_MENUS], scope: 'business' } as const;
 
 const exportQuerySchema = z.object({ keyword: text().trim().max(100).default('') });
 
@@ -69,7 +69,10 @@ export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
   // spec §7: tax_code → { id, name, industry } (+ this business's saved title); any signed-in user
   app.get(
     '/v3/client/get-info-by-tax-code',
-    { schema: { querystring: infoByTaxCodeQuerySchema, response: reply200(infoByTaxCodeSchema) } },
+    {
+      config: { scope: 'business' },
+      schema: { querystring: infoByTaxCodeQuerySchema, response: reply200(infoByTaxCodeSchema) },
+    },
     async (req) => ok(await service.infoByTaxCode(app.db, req.query.tax_code, req.access?.clientId ?? null)),
   );
 

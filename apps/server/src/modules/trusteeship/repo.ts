@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { deviceSql, type Scope, storeSql } from '../../lib/scope.ts';
 
 type Db = FastifyInstance['db'];
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -31,7 +32,7 @@ export type DeviceRow = {
 const rows = async <T>(db: Db | Tx, q: SQL) => (await db.execute(q)).rows as T[];
 
 /** Every active device of the business with its latest trusteeship (hosted, else the last revoked). */
-export function listDevices(db: Db, clientId: number, deviceId?: number): Promise<DeviceRow[]> {
+export function listDevices(db: Db, scope: Scope, deviceId?: number): Promise<DeviceRow[]> {
   return rows<DeviceRow>(
     db,
     sql`
@@ -39,22 +40,28 @@ export function listDevices(db: Db, clientId: number, deviceId?: number): Promis
       t.id as trust_id, t.status as trust_status, t.mode, t.location, t.contact_mobile,
       t.handed_over_at, coalesce(u.nickname, '') as handed_over_by, t.revoked_at, t.revoke_reason,
       (select jsonb_agg(jsonb_build_object('id', s.id, 'name', s.name) order by s.id)
-         from device_stores ds join client_stores s on s.id = ds.store_id where ds.device_id = d.id) as bound,
+         from device_stores ds join client_stores s on s.id = ds.store_id
+         where ds.device_id = d.id and ${storeSql(scope, sql`s.id`)}) as bound,
       (select jsonb_agg(jsonb_build_object('id', s.id, 'name', s.name) order by s.id)
-         from trusteeship_grants g join client_stores s on s.id = g.store_id where g.device_id = d.id) as granted
+         from trusteeship_grants g join client_stores s on s.id = g.store_id
+         where g.device_id = d.id and ${storeSql(scope, sql`s.id`)}) as granted
     from tax_devices d
     left join lateral (
       select * from device_trusteeships x where x.device_id = d.id
       order by (x.status = 'hosted') desc, x.id desc limit 1) t on true
     left join users u on u.id = t.handed_over_by
-    where d.client_id = ${clientId} and d.status = 'active'
+    where d.client_id = ${scope.clientId} and d.status = 'active' and ${deviceSql(scope, sql`d.id`)}
       ${deviceId === undefined ? sql`` : sql`and d.id = ${deviceId}`}
     order by case d.kind when 'digital' then 0 else 1 end, d.id`,
   );
 }
 
-export function listStores(db: Db, clientId: number): Promise<{ id: number; name: string }[]> {
-  return rows(db, sql`select id, name from client_stores where client_id = ${clientId} order by id`);
+/** The business's stores within the scope. */
+export function listStores(db: Db, scope: Scope): Promise<{ id: number; name: string }[]> {
+  return rows(
+    db,
+    sql`select id, name from client_stores where client_id = ${scope.clientId} and ${storeSql(scope, sql`id`)} order by id`,
+  );
 }
 
 /** The ids among `ids` that are stores of the business. */
@@ -67,11 +74,12 @@ export async function storesOfClient(db: Db | Tx, clientId: number, ids: number[
   return r.map((x) => x.id);
 }
 
-/** The device row, locked, when it belongs to the business. */
-export async function lockDevice(tx: Tx, clientId: number, deviceId: number) {
+/** The device row, locked, when it belongs to the business and the scope may use it. */
+export async function lockDevice(tx: Tx, scope: Scope, deviceId: number) {
   const [d] = await rows<{ id: number; kind: string; status: string }>(
     tx,
-    sql`select id, kind, status from tax_devices where id = ${deviceId} and client_id = ${clientId} for update`,
+    sql`select id, kind, status from tax_devices d where id = ${deviceId} and client_id = ${scope.clientId}
+      and ${deviceSql(scope, sql`d.id`)} for update`,
   );
   return d ?? null;
 }

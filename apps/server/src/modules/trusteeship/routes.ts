@@ -11,16 +11,16 @@ import { ok, reply200 } from '../../lib/envelope.ts';
 import * as service from './service.ts';
 
 export const TRUSTEESHIP_MENUS = ['/invoice/trusteeship'] as const;
-const config = { menu: TRUSTEESHIP_MENUS };
+const config = { menu: TRUSTEESHIP_MENUS, scope: 'store' } as const;
 
 /** Trusteeship (`/v3/trusteeship/*`, page /invoice/trusteeship): hand over, grant stores, revoke. */
 export const trusteeshipRoutes: FastifyPluginAsyncZod = async (app) => {
-  const actor = (req: FastifyRequest) => ({ access: req.access!, userId: req.session!.userId });
+  const actor = (req: FastifyRequest) => ({ scope: req.scope!, userId: req.session!.userId });
 
   app.get(
     '/v3/trusteeship/list',
     { config, schema: { response: reply200(trusteeshipListSchema) } },
-    async (req) => ok(await service.listTrusteeships(app, req.access!)),
+    async (req) => ok(await service.listTrusteeships(app, req.scope!)),
   );
 
   app.post(

@@ -11,7 +11,7 @@ import {
 } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
-import type { ClientAccess } from '../session/access.ts';
+import { assertStores, employeeScope, type Scope } from '../../lib/scope.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -22,7 +22,7 @@ import * as repo from './repo.ts';
  */
 
 type Db = FastifyInstance['db'];
-type Actor = { access: ClientAccess; userId: number };
+type Actor = { scope: Scope; userId: number };
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
@@ -41,15 +41,14 @@ const isPgUnique = (e: unknown, constraint: string) => {
   return c.code === '23505' && c.constraint === constraint;
 };
 
-const scopeOf = (actor: Actor) => (actor.access.storeIds ? [...actor.access.storeIds] : null);
+const scopeOf = (actor: Actor) => employeeScope(actor.scope).storeIds as number[] | null;
 
 /** Stores must be the business's and, for a store-scoped employee, within the scope. */
-async function checkStores(db: Db, access: ClientAccess, ids: number[]): Promise<number[]> {
+async function checkStores(db: Db, scope: Scope, ids: number[]): Promise<number[]> {
   if (ids.length === 0) throw new AppError(TRUST_CODE.NO_STORES);
-  const found = await repo.storesOfClient(db, access.clientId, ids);
+  const found = await repo.storesOfClient(db, scope.clientId, ids);
   if (found.length !== ids.length) throw new AppError(TRUST_CODE.STORE_NOT_FOUND);
-  if (access.storeIds && ids.some((id) => !access.storeIds!.has(id)))
-    throw new AppError(TRUST_CODE.STORE_NOT_FOUND);
+  assertStores(employeeScope(scope), ids);
   return ids;
 }
 
@@ -86,19 +85,17 @@ async function toItem(app: FastifyInstance, d: repo.DeviceRow): Promise<Trustees
   };
 }
 
-export async function listTrusteeships(app: FastifyInstance, access: ClientAccess): Promise<TrusteeshipList> {
+/** The devices the scope may use (bound to or granted to one of its stores), with only its stores named. */
+export async function listTrusteeships(app: FastifyInstance, scope: Scope): Promise<TrusteeshipList> {
   const [devices, stores] = await Promise.all([
-    repo.listDevices(app.db, access.clientId),
-    repo.listStores(app.db, access.clientId),
+    repo.listDevices(app.db, employeeScope(scope)),
+    repo.listStores(app.db, employeeScope(scope)),
   ]);
-  return {
-    list: await Promise.all(devices.map((d) => toItem(app, d))),
-    stores: access.storeIds ? stores.filter((s) => access.storeIds!.has(s.id)) : stores,
-  };
+  return { list: await Promise.all(devices.map((d) => toItem(app, d))), stores };
 }
 
-async function itemOf(app: FastifyInstance, clientId: number, deviceId: number): Promise<TrusteeshipItem> {
-  const [d] = await repo.listDevices(app.db, clientId, deviceId);
+async function itemOf(app: FastifyInstance, scope: Scope, deviceId: number): Promise<TrusteeshipItem> {
+  const [d] = await repo.listDevices(app.db, employeeScope(scope), deviceId);
   if (!d) throw new AppError(TRUST_CODE.DEVICE_NOT_FOUND);
   return toItem(app, d);
 }
@@ -110,11 +107,11 @@ export async function handOver(
   body: HandOverBody,
 ): Promise<TrusteeshipItem> {
   if (!body.agree) throw new AppError(TRUST_CODE.AGREEMENT_REQUIRED);
-  const { clientId } = actor.access;
-  const storeIds = await checkStores(app.db, actor.access, body.store_ids);
+  const { clientId } = actor.scope;
+  const storeIds = await checkStores(app.db, actor.scope, body.store_ids);
   try {
     await app.db.transaction(async (tx) => {
-      const d = await repo.lockDevice(tx, clientId, body.device_id);
+      const d = await repo.lockDevice(tx, employeeScope(actor.scope), body.device_id);
       if (!d) throw new AppError(TRUST_CODE.DEVICE_NOT_FOUND);
       if (d.status !== 'active') throw new AppError(TRUST_CODE.DEVICE_DISABLED);
       if (await repo.hostedTrusteeship(tx, d.id)) throw new AppError(TRUST_CODE.ALREADY_HOSTED);
@@ -141,7 +138,7 @@ export async function handOver(
     if (isPgUnique(e, 'device_trusteeships_hosted_uq')) throw new AppError(TRUST_CODE.ALREADY_HOSTED);
     throw e;
   }
-  return itemOf(app, clientId, body.device_id);
+  return itemOf(app, actor.scope, body.device_id);
 }
 
 /** Which stores may issue through a hosted device (replaces the list). */
@@ -150,10 +147,10 @@ export async function grantStores(
   actor: Actor,
   body: GrantStoresBody,
 ): Promise<TrusteeshipItem> {
-  const { clientId } = actor.access;
-  const storeIds = await checkStores(app.db, actor.access, body.store_ids);
+  const { clientId } = actor.scope;
+  const storeIds = await checkStores(app.db, actor.scope, body.store_ids);
   await app.db.transaction(async (tx) => {
-    const d = await repo.lockDevice(tx, clientId, body.device_id);
+    const d = await repo.lockDevice(tx, employeeScope(actor.scope), body.device_id);
     if (!d) throw new AppError(TRUST_CODE.DEVICE_NOT_FOUND);
     const t = await repo.hostedTrusteeship(tx, d.id);
     if (!t) throw new AppError(TRUST_CODE.NOT_HOSTED);
@@ -166,14 +163,13 @@ export async function grantStores(
       userId: actor.userId,
     });
   });
-  return itemOf(app, clientId, body.device_id);
+  return itemOf(app, actor.scope, body.device_id);
 }
 
 /** 撤销托管: the grants go at once; stores bound to the device locally keep it. */
 export async function revoke(app: FastifyInstance, actor: Actor, body: RevokeBody): Promise<TrusteeshipItem> {
-  const { clientId } = actor.access;
   await app.db.transaction(async (tx) => {
-    const d = await repo.lockDevice(tx, clientId, body.device_id);
+    const d = await repo.lockDevice(tx, employeeScope(actor.scope), body.device_id);
     if (!d) throw new AppError(TRUST_CODE.DEVICE_NOT_FOUND);
     const t = await repo.hostedTrusteeship(tx, d.id);
     if (!t) throw new AppError(TRUST_CODE.NOT_HOSTED);
@@ -184,5 +180,5 @@ export async function revoke(app: FastifyInstance, actor: Actor, body: RevokeBod
       userId: actor.userId,
     });
   });
-  return itemOf(app, clientId, body.device_id);
+  return itemOf(app, actor.scope, body.device_id);
 }
