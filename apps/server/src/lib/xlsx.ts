@@ -2,6 +2,7 @@ import { CATALOG_CODE } from '@kaipiao/shared';
 import ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.ts';
+import { openXlsx, UPLOAD_LIMITS, XlsxRefused } from './xlsx-reader.ts';
 
 /**
  * Excel import/export for list screens (goods codes, buyer titles): one sheet, Chinese headers in
@@ -24,14 +25,14 @@ export type CellRow = Record<string, string | number | null>;
 export type ImportRow = { row: number; values: Record<string, string> };
 export type RowError = { row: number; column: string; message: string };
 
-export const MAX_IMPORT_ROWS = 5000;
-const MAX_FILE_BYTES = 5 * 1024 * 1024;
+export const MAX_IMPORT_ROWS = UPLOAD_LIMITS.list.dataRows;
+const LIMITS = UPLOAD_LIMITS.list;
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const IMPORT_MSG = {
   OLD_XLS: '不支持 .xls 旧格式，请在 Excel 中另存为 .xlsx 后再导入',
   CORRUPT: '文件已损坏或不是有效的 Excel 文件，请下载导入模板填写后再导入',
-  TOO_LARGE: '文件不能超过5MB',
+  TOO_LARGE: `文件不能超过${LIMITS.fileBytes / 1024 / 1024}MB`,
   MISSING_HEADERS: (names: string[]) => `表头缺少「${names.join('」「')}」列，请下载最新导入模板`,
   TOO_MANY: (n: number) => `单次最多导入${MAX_IMPORT_ROWS}行，当前文件有${n}行，请拆分后再导入`,
   FORMULA: '单元格含有公式，请复制后“选择性粘贴为数值”再导入',
@@ -79,11 +80,14 @@ export function sendXlsx(reply: FastifyReply, buffer: Buffer, filename: string) 
     .send(buffer);
 }
 
-/** The uploaded file of a multipart request (field name free), refused when missing or too big. */
+/**
+ * The uploaded file of a multipart request (field name free), refused when missing or too big. It is
+ * held in memory (never written to disk) up to `UPLOAD_LIMITS.list.fileBytes`.
+ */
 export async function readUpload(req: FastifyRequest): Promise<{ filename: string; buffer: Buffer }> {
   let file: Awaited<ReturnType<FastifyRequest['file']>>;
   try {
-    file = await req.file({ limits: { fileSize: MAX_FILE_BYTES, files: 1 } });
+    file = await req.file({ limits: { fileSize: LIMITS.fileBytes, files: 1 } });
   } catch {
     throw new AppError(CATALOG_CODE.IMPORT_NO_FILE);
   }
@@ -109,8 +113,10 @@ function assertXlsx(filename: string, buffer: Buffer) {
 const normHeader = (h: string) => h.replace(/[*＊\s]|（必填）|\(必填\)/g, '');
 
 /**
- * Reads the first sheet: header row 1 mapped to `columns` by name (order free, unknown columns
- * ignored), empty rows skipped. File-level problems throw; cell problems come back as row errors.
+ * Reads the first sheet, streaming, through the bounded reader (zip limits, uncompressed sizes and
+ * row counts are checked before anything is parsed): header row 1 mapped to `columns` by name (order
+ * free, unknown columns ignored), empty rows skipped. File-level problems throw; cell problems come
+ * back as row errors. Past `MAX_IMPORT_ROWS` data rows no row is kept, only counted for the message.
  */
 export async function readImportSheet(
   filename: string,
@@ -118,51 +124,65 @@ export async function readImportSheet(
   columns: readonly SheetColumn[],
 ): Promise<{ rows: ImportRow[]; errors: RowError[] }> {
   assertXlsx(filename, buffer);
-  const wb = new ExcelJS.Workbook();
-  try {
-    await wb.xlsx.load(buffer as unknown as ExcelJS.Buffer);
-  } catch {
-    throw new AppError(CATALOG_CODE.IMPORT_NOT_EXCEL, IMPORT_MSG.CORRUPT);
-  }
-  const ws = wb.worksheets[0];
-  if (!ws || ws.actualRowCount === 0) throw new AppError(CATALOG_CODE.IMPORT_EMPTY);
-
   const importable = columns.filter((c) => !c.exportOnly);
   const byHeader = new Map(importable.map((c) => [normHeader(c.header), c]));
-  const colOf = new Map<number, SheetColumn>();
-  ws.getRow(1).eachCell((cell, col) => {
-    const c = byHeader.get(normHeader(cellText(cell).text));
-    if (c) colOf.set(col, c);
-  });
-  const present = new Set([...colOf.values()].map((c) => c.key));
-  const missing = importable.filter((c) => c.required && !present.has(c.key)).map((c) => c.header);
-  if (missing.length) throw new AppError(CATALOG_CODE.IMPORT_BAD_HEADER, IMPORT_MSG.MISSING_HEADERS(missing));
-
   const rows: ImportRow[] = [];
   const errors: RowError[] = [];
-  ws.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    if (rowNumber === 1) return;
-    const values: Record<string, string> = {};
-    const rowErrors: RowError[] = [];
-    for (const [col, c] of colOf) {
-      const { text, problem } = cellText(row.getCell(col));
-      values[c.key] = text;
-      if (problem) rowErrors.push({ row: rowNumber, column: c.header, message: problem });
+  let dataRows = 0;
+  let sawRow = false;
+  try {
+    const book = await openXlsx(buffer, LIMITS);
+    const ws = book.sheets[0];
+    if (!ws) throw new AppError(CATALOG_CODE.IMPORT_EMPTY);
+    let colOf: Map<number, SheetColumn> | null = null;
+    for await (const row of book.rows(ws)) {
+      const cells = row.values as ExcelJS.CellValue[];
+      if (!colOf) {
+        sawRow = true;
+        colOf = new Map();
+        if (row.number === 1) {
+          cells.forEach((v, col) => {
+            const c = byHeader.get(normHeader(cellText(v).text));
+            if (c) colOf!.set(col, c);
+          });
+        }
+        const present = new Set([...colOf.values()].map((c) => c.key));
+        const missing = importable.filter((c) => c.required && !present.has(c.key)).map((c) => c.header);
+        if (missing.length)
+          throw new AppError(CATALOG_CODE.IMPORT_BAD_HEADER, IMPORT_MSG.MISSING_HEADERS(missing));
+        if (row.number === 1) continue;
+      }
+      const values: Record<string, string> = {};
+      const rowErrors: RowError[] = [];
+      for (const [col, c] of colOf) {
+        const { text, problem } = cellText(cells[col]);
+        values[c.key] = text;
+        if (problem) rowErrors.push({ row: row.number, column: c.header, message: problem });
+      }
+      if (Object.values(values).every((v) => v === '') && rowErrors.length === 0) continue;
+      // past the limit rows are only counted (the sheet's row count is already bounded)
+      if (++dataRows > MAX_IMPORT_ROWS) continue;
+      rows.push({ row: row.number, values });
+      errors.push(...rowErrors);
     }
-    if (Object.values(values).every((v) => v === '') && rowErrors.length === 0) return;
-    rows.push({ row: rowNumber, values });
-    errors.push(...rowErrors);
-  });
-  if (rows.length === 0) throw new AppError(CATALOG_CODE.IMPORT_EMPTY);
-  if (rows.length > MAX_IMPORT_ROWS) {
-    throw new AppError(CATALOG_CODE.IMPORT_TOO_MANY_ROWS, IMPORT_MSG.TOO_MANY(rows.length));
+  } catch (err) {
+    if (err instanceof XlsxRefused) {
+      const code =
+        err.kind === 'too_many_rows' ? CATALOG_CODE.IMPORT_TOO_MANY_ROWS : CATALOG_CODE.IMPORT_NOT_EXCEL;
+      throw new AppError(code, err.kind === 'corrupt' ? IMPORT_MSG.CORRUPT : err.message);
+    }
+    if (err instanceof AppError) throw err;
+    throw new AppError(CATALOG_CODE.IMPORT_NOT_EXCEL, IMPORT_MSG.CORRUPT);
+  }
+  if (!sawRow || dataRows === 0) throw new AppError(CATALOG_CODE.IMPORT_EMPTY);
+  if (dataRows > MAX_IMPORT_ROWS) {
+    throw new AppError(CATALOG_CODE.IMPORT_TOO_MANY_ROWS, IMPORT_MSG.TOO_MANY(dataRows));
   }
   return { rows, errors };
 }
 
 /** A cell as trimmed text; formulas, error values and digits Excel has rounded are problems. */
-function cellText(cell: ExcelJS.Cell): { text: string; problem?: string } {
-  const v = cell.value;
+function cellText(v: ExcelJS.CellValue): { text: string; problem?: string } {
   if (v === null || v === undefined) return { text: '' };
   if (typeof v === 'string') return { text: v.trim() };
   if (typeof v === 'number') {
@@ -181,6 +201,6 @@ function cellText(cell: ExcelJS.Cell): { text: string; problem?: string } {
         .join('')
         .trim(),
     };
-  if ('text' in v) return { text: String(v.text).trim() };
-  return { text: String(cell.text ?? '').trim() };
+  if ('text' in v) return cellText(v.text as ExcelJS.CellValue);
+  return { text: String(v).trim() };
 }

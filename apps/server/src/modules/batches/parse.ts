@@ -1,8 +1,6 @@
-import { EventEmitter } from 'node:events';
-import { Readable, Transform } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { BATCH_LIMITS, BATCH_SHEETS, type BatchIssue } from '@kaipiao/shared';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { openXlsx, UPLOAD_LIMITS, XlsxRefused } from '../../lib/xlsx-reader.ts';
 import { type BatchColumn, INVOICE_COLUMNS, LINE_COLUMNS, normHeader } from './columns.ts';
 
 /** A data row of one sheet: its Excel row number and the cell texts by column key. */
@@ -14,7 +12,10 @@ export type ParsedFile = {
   /** cell and structure problems (formulas, error values, lost digits, missing columns …) */
   issues: BatchIssue[];
   /** a problem that stops reading (not an Excel file, limits exceeded): nothing else is reported */
-  fatal: { code: 'not_excel' | 'empty' | 'bad_header' | 'too_many'; issue: BatchIssue } | null;
+  fatal: {
+    code: 'not_excel' | 'empty' | 'bad_header' | 'too_many' | 'too_large';
+    issue: BatchIssue;
+  } | null;
 };
 
 export const CELL_MSG = {
@@ -69,86 +70,23 @@ export function cellText(value: ExcelJS.CellValue): { text: string; problem?: st
   return { text: String(v).trim() };
 }
 
-/** A zip entry's bytes as text, decoded across chunk boundaries. */
-function decodedStream(entry: NodeJS.ReadableStream): Transform {
-  const decoder = new StringDecoder('utf8');
-  const out = new Transform({
-    readableObjectMode: true,
-    transform(chunk: Buffer, _enc, cb) {
-      const text = decoder.write(chunk);
-      cb(null, text === '' ? undefined : text);
-    },
-    flush(cb) {
-      const rest = decoder.end();
-      cb(null, rest === '' ? undefined : rest);
-    },
-  });
-  entry.on('error', (err) => out.destroy(err));
-  return entry.pipe(out);
-}
-
-async function* decodedChunks(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
-  for await (const chunk of chunks) {
-    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    if (text) yield text;
-  }
-  const rest = decoder.end();
-  if (rest) yield rest;
-}
-
-type ReaderInternals = Record<string, (...args: unknown[]) => unknown>;
-
-/**
- * exceljs's streaming reader decodes each compressed chunk to text on its own, so a Chinese
- * character cut by a chunk boundary turns into U+FFFD (seen on files of a few thousand rows). The
- * reader's entry parsers get their input as already-decoded text instead (the reader passes text
- * through unchanged).
- */
-function utf8SafeReader(input: Readable): AsyncIterable<unknown> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'emit',
-  });
-  const r = reader as unknown as ReaderInternals;
-  const proto = Object.getPrototypeOf(reader) as ReaderInternals;
-  for (const name of ['_parseRels', '_parseWorkbook', '_parseSharedStrings']) {
-    const original = proto[name];
-    if (typeof original !== 'function') throw new Error(`exceljs WorkbookReader lacks ${name}`);
-    r[name] = function (this: unknown, entry: unknown) {
-      return original.call(this, decodedStream(entry as NodeJS.ReadableStream));
-    };
-  }
-  const parseWorksheet = proto._parseWorksheet;
-  if (typeof parseWorksheet !== 'function') throw new Error('exceljs WorkbookReader lacks _parseWorksheet');
-  r._parseWorksheet = function (this: unknown, iterator: unknown, sheetNo: unknown) {
-    // A sheet stored before the shared strings comes from a temp file: exceljs opens a read stream
-    // on it and deletes the file as soon as the sheet is passed over. A sheet we skip (or stop in)
-    // is deleted before the stream's open() runs, and the stream's ENOENT had no listener: an
-    // uncaught exception in whatever request ran next. A listener keeps that error on the stream;
-    // a sheet we do read still sees it through its iterator.
-    if (iterator instanceof EventEmitter) {
-      (iterator as EventEmitter).on('error', () => undefined);
-    }
-    return parseWorksheet.call(this, decodedChunks(iterator as AsyncIterable<Buffer>), sheetNo);
-  };
-  return reader as unknown as AsyncIterable<unknown>;
-}
-
 type SheetSpec = { name: string; columns: readonly BatchColumn[]; limit: number; unit: string };
 
 const SPECS: readonly SheetSpec[] = [
-  { name: BATCH_SHEETS.invoices, columns: INVOICE_COLUMNS, limit: BATCH_LIMITS.invoices, unit: '张发票' },
-  { name: BATCH_SHEETS.lines, columns: LINE_COLUMNS, limit: BATCH_LIMITS.lines, unit: '行商品明细' },
+  {
+    name: BATCH_SHEETS.invoices,
+    columns: INVOICE_COLUMNS,
+    limit: UPLOAD_LIMITS.batch.invoices,
+    unit: '张发票',
+  },
+  { name: BATCH_SHEETS.lines, columns: LINE_COLUMNS, limit: UPLOAD_LIMITS.batch.lines, unit: '行商品明细' },
 ];
 
 /**
- * Reads the uploaded workbook with exceljs's streaming reader, row by row (the file is never held as
- * a workbook model): maps headers to columns, reads cells as text, and stops early once a sheet
- * passes its limit. Only the sheets 发票信息 and 商品明细 are read.
+ * Reads the uploaded workbook through the bounded reader (zip limits, uncompressed sizes and row
+ * counts checked before anything is parsed; see UPLOAD_LIMITS.batch), streaming row by row (the file
+ * is never held as a workbook model): maps headers to columns, reads cells as text, and stops early
+ * once a sheet passes its limit. Only the sheets 发票信息 and 商品明细 are read.
  */
 export async function parseBatchFile(filename: string, buffer: Buffer): Promise<ParsedFile> {
   const out: ParsedFile = { invoices: [], lines: [], issues: [], fatal: null };
@@ -157,25 +95,26 @@ export async function parseBatchFile(filename: string, buffer: Buffer): Promise<
 
   const seen = new Set<string>();
   try {
-    const reader = utf8SafeReader(Readable.from(buffer));
-    for await (const ws of reader as AsyncIterable<AsyncIterable<ExcelJS.Row> & { name: string }>) {
-      const name = ws.name;
-      const spec = SPECS.find((s) => s.name === name);
-      if (!spec || seen.has(spec.name)) continue;
+    const book = await openXlsx(buffer, UPLOAD_LIMITS.batch, '上传');
+    for (const spec of SPECS) {
+      const sheet = book.sheets.find((s) => s.name === spec.name);
+      if (!sheet) continue;
       seen.add(spec.name);
       const target = spec.name === BATCH_SHEETS.invoices ? out.invoices : out.lines;
-      const fatal = await readSheet(ws, spec, target, out.issues);
+      const fatal = await readSheet(book.rows(sheet), spec, target, out.issues);
       if (fatal) {
         out.fatal = fatal;
         return out;
       }
     }
-  } catch {
+  } catch (err) {
+    const refused = err instanceof XlsxRefused && err.kind !== 'corrupt' ? err : null;
+    const code = { too_large: 'too_large', too_many_rows: 'too_many' } as const;
     return {
       ...out,
       fatal: {
-        code: 'not_excel',
-        issue: fileIssue('文件已损坏或不是有效的 Excel 文件，请下载模板填写后再上传'),
+        code: (refused && code[refused.kind as keyof typeof code]) || 'not_excel',
+        issue: fileIssue(refused?.message ?? '文件已损坏或不是有效的 Excel 文件，请下载模板填写后再上传'),
       },
     };
   }

@@ -91,6 +91,7 @@ const FATAL_CODE = {
   empty: BATCH_CODE.EMPTY,
   bad_header: BATCH_CODE.BAD_HEADER,
   too_many: BATCH_CODE.TOO_MANY,
+  too_large: BATCH_CODE.FILE_TOO_LARGE,
 } as const;
 
 async function assertBookkeeping(app: FastifyInstance, clientId: number) {
