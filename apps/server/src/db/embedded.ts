@@ -110,6 +110,9 @@ async function procInfo(pid: number): Promise<ProcInfo | null> {
   }
 }
 
+/** Whether `pid` runs (a zombie, dead but not yet reaped by its new parent, does not). */
+export const isRunning = async (pid: number) => (await procInfo(pid)) !== null;
+
 const isPostgresOf = async (info: ProcInfo, databaseDir: string) => {
   const exe = path.basename(info.args[0] ?? '');
   if (!/postgres/.test(exe)) return false;
@@ -148,8 +151,8 @@ export async function recoverStalePostgres(databaseDir: string): Promise<'none' 
     await fs.rm(path.join(databaseDir, 'postmaster.pid'), { force: true });
     return 'removed';
   }
-  const parent = info.ppid > 1 && info.ppid !== process.pid ? await procInfo(info.ppid) : null;
-  if (isNode(parent)) {
+  const parent = info.ppid > 1 ? await procInfo(info.ppid) : null;
+  if (info.ppid === process.pid || isNode(parent)) {
     throw new StartupError(
       `数据目录 ${databaseDir} 的 PostgreSQL（pid ${pidFile.pid}，端口 ${pidFile.port}）正由另一个进程（pid ${info.ppid}）使用：` +
         `请先停止那个开票台进程，或换一个 KAIPIAO_DATA_DIR。\n` +
@@ -287,15 +290,15 @@ async function ensurePassword(port: number, password: string, passwordFile: stri
 
 // ---------------------------------------------------------------------------------------------
 
-/** What postgres wrote before it gave up: the FATAL/ERROR lines, else the last lines. */
+/** What postgres wrote before it gave up, and what to do about the usual causes. */
 function startFailure(log: string[], port: number, databaseDir: string): StartupError {
   const lines = log
     .join('')
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  const fatal = lines.filter((l) => /FATAL|ERROR|PANIC|could not|Permission denied/i.test(l));
-  const shown = (fatal.length ? fatal : lines.slice(-5)).join('\n  ') || '(PostgreSQL printed nothing)';
+  // a failed start is short: its last lines hold the reason and the FATAL line that ends it
+  const shown = lines.slice(-8).join('\n  ') || '(PostgreSQL printed nothing)';
   let hint = "请查看上面 PostgreSQL 的原因。Read PostgreSQL's reason above.";
   if (/Address already in use|could not bind|could not create any TCP\/IP sockets/i.test(shown)) {
     hint = `端口 ${port} 已被占用：请停止占用它的程序后重试。Port ${port} is in use: stop what holds it and try again.`;
