@@ -9,6 +9,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Env } from './config/env.ts';
 import type { DbHandle } from './db/client.ts';
 import { bossPlugin } from './jobs/boss.ts';
+import { withSafeErrors } from './lib/db-error.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { authorityRoutes } from './modules/authority/routes.ts';
 import { batchesModule } from './modules/batches/index.ts';
@@ -57,7 +58,8 @@ const API_PREFIXES = ['/v3/', '/v1/', '/sandbox/', '/ws', '/docs'];
 
 export async function buildApp(opts: BuildOptions) {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // errors are logged without SQL, parameters or row values (issue 21, L2)
+    logger: withSafeErrors(opts.logger ?? false),
     trustProxy: opts.env.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },

@@ -64,3 +64,17 @@ function stackOnly(e: Error | undefined): string | undefined {
     .filter((l) => /^\s+at /.test(l))
     .join('\n');
 }
+
+type LoggerOption = boolean | object | undefined;
+
+/**
+ * The app's logger options with `err` serialized by loggableError, so every `log.error({ err })`
+ * (jobs, hooks, the batch runner) leaves SQL, parameters and row values out, not only the errors
+ * plugin's. A logger given as an instance keeps its own serializers.
+ */
+export function withSafeErrors<T extends LoggerOption>(logger: T): T {
+  if (!logger) return logger;
+  const opts = logger === true ? {} : logger;
+  const serializers = (opts as { serializers?: Record<string, unknown> }).serializers;
+  return { ...opts, serializers: { ...serializers, err: loggableError } } as T;
+}

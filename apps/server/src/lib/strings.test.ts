@@ -277,6 +277,17 @@ describe('request strings (issue 21 item 5)', () => {
     expect(logged).not.toMatch(/select|Failed query|params:/i);
   });
 
+  it('any other log of a database error (jobs, hooks) leaves the SQL and its parameters out', async () => {
+    const err = await t.db.execute(dsql`select ${SECRET}::text as v, 1 / ${0}::int as boom`).catch((e) => e);
+    expect(String(err.message)).toContain(SECRET); // what drizzle puts in the message
+    const before = logs.length;
+    app.log.error({ err }, 'a background job failed');
+    const logged = logs.slice(before).join('\n');
+    expect(logged).toContain('22012');
+    expect(logged).not.toContain(SECRET);
+    expect(logged).not.toMatch(/select|Failed query|params:/i);
+  });
+
   it('nothing logged by these requests holds SQL or the values sent', () => {
     const all = logs.join('\n');
     expect(all.length).toBeGreaterThan(0);
