@@ -9,19 +9,16 @@ const windowOf = (windowSeconds: number, now = Date.now()) => new Date(now - (no
  * Fixed-window counters kept in PostgreSQL, so every web process counts against the same
  * number (architecture.md §1: the server is stateless).
  */
-export async function countHits(db: Db, key: string, windowSeconds: number): Promise<number> {
-  const [row] = await db
-    .select({ hits: rateCounters.hits })
-    .from(rateCounters)
-    .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, windowOf(windowSeconds))));
-  return row?.hits ?? 0;
-}
 
 /** Adds one hit and returns the window's new total (atomic upsert). */
 export async function addHit(db: Db, key: string, windowSeconds: number): Promise<number> {
+  return (await upsertHit(db, key, windowOf(windowSeconds))).hits;
+}
+
+async function upsertHit(db: Db, key: string, windowStart: Date) {
   const [row] = await db
     .insert(rateCounters)
-    .values({ key, windowStart: windowOf(windowSeconds), hits: 1 })
+    .values({ key, windowStart, hits: 1 })
     .onConflictDoUpdate({
       target: [rateCounters.key, rateCounters.windowStart],
       set: { hits: sql`${rateCounters.hits} + 1` },
@@ -31,5 +28,33 @@ export async function addHit(db: Db, key: string, windowSeconds: number): Promis
   if (Math.random() < 0.02) {
     await db.delete(rateCounters).where(sql`${rateCounters.windowStart} < now() - interval '1 day'`);
   }
-  return row?.hits ?? 1;
+  return { hits: row?.hits ?? 1, windowStart };
+}
+
+/** A hit taken before the work it limits; `release` gives it back when the work should not count. */
+export type HitReservation = { allowed: boolean; hits: number; release: () => Promise<void> };
+
+/**
+ * Reserves one of the window's `limit` hits in one statement, before the work it limits (check and
+ * count are the same UPDATE, so a burst of parallel requests cannot all pass a check made before
+ * any of them counted). Refused reservations stay counted: a caller hammering a full window does
+ * not get back in sooner.
+ */
+export async function takeHit(
+  db: Db,
+  key: string,
+  windowSeconds: number,
+  limit: number,
+): Promise<HitReservation> {
+  const { hits, windowStart } = await upsertHit(db, key, windowOf(windowSeconds));
+  return {
+    allowed: hits <= limit,
+    hits,
+    release: async () => {
+      await db
+        .update(rateCounters)
+        .set({ hits: sql`greatest(${rateCounters.hits} - 1, 0)` })
+        .where(and(eq(rateCounters.key, key), eq(rateCounters.windowStart, windowStart)));
+    },
+  };
 }

@@ -29,6 +29,8 @@ export const AUTH_CODE = {
   ACCOUNT_DISABLED: 11015,
   SMS_SEND_FAILED: 11016,
   PASSWORD_MISMATCH: 11017,
+  /** the phone-verification dialog's ticket from account-login is forged, for another account or over 10 minutes old */
+  MFA_TICKET_INVALID: 11018,
   WECOM_CODE_INVALID: 40029,
 } as const;
 

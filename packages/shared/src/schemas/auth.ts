@@ -61,7 +61,8 @@ export const sendSmsBodySchema = z.object({
 
 export const mfaLoginBodySchema = z.object({
   account: text().trim().min(1).max(64),
-  password: passwordCipher,
+  /** from account-login's 11007 answer: the password and picture code were accepted (no password here) */
+  mfa_ticket: text().min(1).max(256),
   mobile: mobileSchema,
   sms_code: smsCodeSchema,
   secure_id: text().max(128).optional(),

@@ -111,6 +111,18 @@ export const noticeReads = pgTable(
   (t) => [primaryKey({ columns: [t.noticeId, t.userId] })],
 );
 
+/**
+ * Password attempts per account name, known or not (so an unknown name locks like a real one and
+ * the answers never tell them apart). `failures` counts attempts reserved before the password is
+ * checked; the 5th locks the name for 15 minutes; a success deletes the row.
+ */
+export const loginAttempts = pgTable('login_attempts', {
+  account: text().primaryKey(),
+  failures: integer().notNull().default(0),
+  lockedUntil: timestamp({ withTimezone: true }),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
 /** Fixed-window counters shared by every process (e.g. failed logins per IP, architecture.md §7). */
 export const rateCounters = pgTable(
   'rate_counters',

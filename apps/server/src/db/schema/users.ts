@@ -25,8 +25,6 @@ export const users = pgTable(
     /** two-factor login: phone verification on an untrusted device */
     mfaRequired: boolean().notNull().default(false),
     status: text().notNull().default('active'),
-    failedLogins: integer().notNull().default(0),
-    lockedUntil: timestamp({ withTimezone: true }),
     needContract: integer().notNull().default(0), // spec §4: 1 unsigned, 2 expired
     taxRateChangeTips: integer().notNull().default(0),
     lastOrgId: integer(),

@@ -123,16 +123,26 @@ export async function seedDemo(db: Db, opts: { history?: boolean } = {}): Promis
       .insert(authorityRules)
       .values({ orgId: org!.id, name: '开票员', urls: CLERK_URLS })
       .returning();
-    const passwordHash = await hashPassword(DEMO.password);
+    // one hash per user: each gets its own random salt
+    const [adminHash, clerkHash] = await Promise.all([
+      hashPassword(DEMO.password),
+      hashPassword(DEMO.password),
+    ]);
     const [admin] = await tx
       .insert(users)
       // group admins verify their phone on a new device (spec §2 two-factor dialog)
-      .values({ ...DEMO.admin, passwordHash, lastOrgId: org!.id, mfaRequired: true, taxRateChangeTips: 1 })
+      .values({
+        ...DEMO.admin,
+        passwordHash: adminHash,
+        lastOrgId: org!.id,
+        mfaRequired: true,
+        taxRateChangeTips: 1,
+      })
       .returning();
     const [clerk] = await tx
       .insert(users)
       // spec §2: both see the tax-rate-change tip on home until they close it
-      .values({ ...DEMO.clerk, passwordHash, lastOrgId: org!.id, taxRateChangeTips: 1 })
+      .values({ ...DEMO.clerk, passwordHash: clerkHash, lastOrgId: org!.id, taxRateChangeTips: 1 })
       .returning();
     await tx
       .insert(employees)

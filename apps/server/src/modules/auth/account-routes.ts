@@ -33,7 +33,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       // a signed-in user's codes go to their own mobile, except when binding a new one
       const mobile = req.body.type === 'bind_mobile' && req.body.mobile ? req.body.mobile : user.mobile;
       await consumeCaptcha(app.db, req.body.unique_code, req.body.picture_code);
-      return ok(await sendSmsCode(app.db, app.env.dataDir, app.providers.sms, mobile, req.body.type, req.ip), MSG.SMS_SENT);
+      return ok(
+        await sendSmsCode(app.db, app.env.dataDir, app.providers.sms, mobile, req.body.type, req.ip),
+        MSG.SMS_SENT,
+      );
     },
   );
 

@@ -1,10 +1,12 @@
+import { randomBytes, scryptSync } from 'node:crypto';
 import { AUTH_CODE, CODE } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountLogin, loginBody } from '../../../test/auth-helpers.ts';
 import { buildTestApp, call, DEMO, encryptPassword, login, pictureCode } from '../../../test/helper.ts';
-import { sessions, users } from '../../db/schema/index.ts';
-import { sha256 } from '../../lib/crypto.ts';
+import { loginAttempts, sessions, users } from '../../db/schema/index.ts';
+import { hashPassword, passwordCost, passwordNeedsRehash, sha256, verifyPassword } from '../../lib/crypto.ts';
+import { LOCK_AFTER_FAILURES } from './repo.ts';
 import { LOGIN_IP_LIMIT } from './service.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -13,8 +15,8 @@ beforeAll(async () => {
   t = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' } });
 });
 
-const failedLogins = async (account: string) =>
-  (await t.db.select().from(users).where(eq(users.account, account)))[0]!;
+const attempts = async (account: string) =>
+  (await t.db.select().from(loginAttempts).where(eq(loginAttempts.account, account)))[0];
 
 describe('POST /v3/user/account-login', () => {
   it('signs the clerk in with a token and her user info when everything is right', async () => {
@@ -46,18 +48,18 @@ describe('POST /v3/user/account-login', () => {
     expect(codes).toEqual([...Array(4).fill(AUTH_CODE.BAD_CREDENTIALS), AUTH_CODE.ACCOUNT_LOCKED]);
     const right = await accountLogin(t.app, account, DEMO.password);
     expect(right.json.code).toBe(AUTH_CODE.ACCOUNT_LOCKED);
-    expect((await failedLogins(account)).lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
+    expect((await attempts(account))!.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
   });
 
   it('lets the account try again from scratch when the lock has run out', async () => {
     const account = DEMO.admin.account;
     await t.db
-      .update(users)
+      .update(loginAttempts)
       .set({ lockedUntil: new Date(Date.now() - 1000) })
-      .where(eq(users.account, account));
+      .where(eq(loginAttempts.account, account));
     const slip = await accountLogin(t.app, account, 'Wrong@2026');
     expect(slip.json.code).toBe(AUTH_CODE.BAD_CREDENTIALS);
-    expect(await failedLogins(account)).toMatchObject({ failedLogins: 1, lockedUntil: null });
+    expect(await attempts(account)).toMatchObject({ failures: 1, lockedUntil: null });
   });
 
   it(`refuses an IP with 10029 after ${LOGIN_IP_LIMIT.failures} failed logins, whatever the account`, async () => {
@@ -102,6 +104,156 @@ describe('POST /v3/user/account-login', () => {
       headers: { 'x-forwarded-for': '198.51.100.250' },
     });
     expect(res.json.code).toBe(CODE.RATE_LIMITED);
+  });
+});
+
+/** `n` login bodies prepared beforehand (own picture code each), so the requests really overlap. */
+async function bodies(n: number, body: (i: number) => { account: string; password: string }) {
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const b = body(i);
+      return {
+        account: b.account,
+        password: await encryptPassword(t.app, b.password),
+        picture_code: '1234',
+        unique_code: await pictureCode(t.app),
+      };
+    }),
+  );
+}
+const burst = (prepared: object[], ip: string) =>
+  Promise.all(
+    prepared.map((body) =>
+      call(t.app, 'POST', '/v3/user/account-login', { body, headers: { 'x-forwarded-for': ip } }),
+    ),
+  );
+
+describe('login limits under bursts (issue 21 M1)', () => {
+  it('locks the account after 60 wrong passwords sent in parallel, like 60 in a row: the right one then gets 11003', async () => {
+    const account = DEMO.clerk.account;
+    const ip = '203.0.113.60';
+    const wrong = await bodies(60, (i) => ({ account, password: `Wrong@${i}x` }));
+    const codes = (await burst(wrong, ip)).map((r) => r.json.code);
+    expect(codes).not.toContain(0);
+    // exactly 5 passwords were checked (reserved before scrypt); every other guess was refused unseen
+    expect(codes.filter((c) => c === AUTH_CODE.BAD_CREDENTIALS)).toHaveLength(4);
+    expect(await attempts(account)).toMatchObject({ failures: 5 });
+    const right = await call(t.app, 'POST', '/v3/user/account-login', {
+      body: await loginBody(t.app, account),
+      headers: { 'x-forwarded-for': ip },
+    });
+    expect(right.json).toEqual({
+      code: AUTH_CODE.ACCOUNT_LOCKED,
+      message: '密码错误次数过多，账号已锁定15分钟，请稍后再试',
+      data: null,
+    });
+    await t.db.delete(loginAttempts).where(eq(loginAttempts.account, account));
+  });
+
+  it('lets the right password in among 4 wrong ones sent together, and leaves the account open', async () => {
+    const account = DEMO.clerk.account;
+    const prepared = await bodies(5, (i) => ({ account, password: i === 2 ? DEMO.password : `Wrong@${i}y` }));
+    const codes = (await burst(prepared, '203.0.113.61')).map((r) => r.json.code);
+    expect(codes.filter((c) => c === 0)).toHaveLength(1);
+    expect((await accountLogin(t.app, account)).json.code).toBe(0);
+  });
+
+  it(`refuses an IP after ${LOGIN_IP_LIMIT.failures} failures sent in parallel across accounts, and checks no more passwords than that`, async () => {
+    const ip = '203.0.113.62';
+    const sprayed = await bodies(LOGIN_IP_LIMIT.failures + 10, (i) => ({
+      account: `spray_${i}`,
+      password: 'Wrong@2026',
+    }));
+    const codes = (await burst(sprayed, ip)).map((r) => r.json.code);
+    expect(codes.filter((c) => c === AUTH_CODE.BAD_CREDENTIALS)).toHaveLength(LOGIN_IP_LIMIT.failures);
+    expect(codes.filter((c) => c === CODE.RATE_LIMITED)).toHaveLength(10);
+    const right = await call(t.app, 'POST', '/v3/user/account-login', {
+      body: await loginBody(t.app, DEMO.clerk.account),
+      headers: { 'x-forwarded-for': ip },
+    });
+    expect(right.json.code).toBe(CODE.RATE_LIMITED);
+  });
+
+  it('keeps the IP limit softer than the account lock: one office IP with a locked account still signs the others in', async () => {
+    const ip = '203.0.113.63';
+    const locked = 'office_typo_user';
+    for (let i = 0; i < 5; i++) {
+      await call(t.app, 'POST', '/v3/user/account-login', {
+        body: await loginBody(t.app, locked, `Wrong@${i}z`),
+        headers: { 'x-forwarded-for': ip },
+      });
+    }
+    // the locked account keeps trying: refused unchecked, which does not use up the office's allowance
+    for (let i = 0; i < LOGIN_IP_LIMIT.failures; i++) {
+      const again = await call(t.app, 'POST', '/v3/user/account-login', {
+        body: await loginBody(t.app, locked, 'Wrong@again'),
+        headers: { 'x-forwarded-for': ip },
+      });
+      expect(again.json.code).toBe(AUTH_CODE.ACCOUNT_LOCKED);
+    }
+    const colleague = await call(t.app, 'POST', '/v3/user/account-login', {
+      body: await loginBody(t.app, DEMO.clerk.account),
+      headers: { 'x-forwarded-for': ip },
+    });
+    expect(colleague.json.code).toBe(0);
+    expect(LOGIN_IP_LIMIT.failures).toBeGreaterThanOrEqual(10 * LOCK_AFTER_FAILURES);
+  });
+});
+
+describe('unknown accounts answer like known ones (issue 21 L4)', () => {
+  it('locks an unknown name after 5 failures exactly like a known account, with the same answers', async () => {
+    const run = async (account: string, ip: string) => {
+      const out = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await call(t.app, 'POST', '/v3/user/account-login', {
+          body: await loginBody(t.app, account, `Wrong@${i}w`),
+          headers: { 'x-forwarded-for': ip },
+        });
+        out.push(res.json);
+      }
+      return out;
+    };
+    await t.db.delete(loginAttempts).where(eq(loginAttempts.account, DEMO.admin.account));
+    const known = await run(DEMO.admin.account, '203.0.113.70');
+    const unknown = await run('nobody_like_admin', '203.0.113.71');
+    expect(unknown).toEqual(known);
+    expect(known.map((j) => j.code)).toEqual([
+      ...Array(4).fill(AUTH_CODE.BAD_CREDENTIALS),
+      AUTH_CODE.ACCOUNT_LOCKED,
+      AUTH_CODE.ACCOUNT_LOCKED,
+    ]);
+    await t.db.delete(loginAttempts).where(eq(loginAttempts.account, DEMO.admin.account));
+  });
+});
+
+describe('passwords at rest (issue 21 §7)', () => {
+  it('stores scrypt with its cost and a salt of its own per demo user', async () => {
+    const rows = await t.db.select().from(users);
+    const admin = rows.find((u) => u.account === DEMO.admin.account)!;
+    const clerk = rows.find((u) => u.account === DEMO.clerk.account)!;
+    const format = /^scrypt\$(\d+)\$8\$1\$([A-Za-z0-9+/=]{24})\$([A-Za-z0-9+/=]{44})$/;
+    expect(admin.passwordHash).toMatch(format);
+    expect(clerk.passwordHash).toMatch(format);
+    expect(admin.passwordHash.split('$')[4]).not.toBe(clerk.passwordHash.split('$')[4]);
+  });
+
+  it("uses OWASP's scrypt cost (N=2^17, r=8, p=1) in production and development", async () => {
+    expect(passwordCost('production')).toEqual({ logN: 17, r: 8, p: 1 });
+    expect(passwordCost('development')).toEqual({ logN: 17, r: 8, p: 1 });
+    const stored = await hashPassword('Kaipiao@2026', passwordCost('production'));
+    expect(stored).toMatch(/^scrypt\$17\$8\$1\$/);
+    expect(await verifyPassword('Kaipiao@2026', stored)).toBe(true);
+    expect(passwordNeedsRehash(stored, passwordCost('production'))).toBe(false);
+  });
+
+  it('still accepts a hash of the first format (scrypt$salt$hash) and upgrades it on the next login', async () => {
+    const salt = randomBytes(16);
+    const legacy = `scrypt$${salt.toString('base64')}$${scryptSync(DEMO.password, salt, 32).toString('base64')}`;
+    await t.db.update(users).set({ passwordHash: legacy }).where(eq(users.account, DEMO.clerk.account));
+    expect((await accountLogin(t.app, DEMO.clerk.account)).json.code).toBe(0);
+    const [row] = await t.db.select().from(users).where(eq(users.account, DEMO.clerk.account));
+    expect(row!.passwordHash).toMatch(new RegExp(`^scrypt\\$${passwordCost().logN}\\$8\\$1\\$`));
+    expect((await accountLogin(t.app, DEMO.clerk.account)).json.code).toBe(0);
   });
 });
 

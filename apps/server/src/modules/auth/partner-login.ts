@@ -48,13 +48,14 @@ export async function checkSecureId(
 /** The phone check after auth_status 2: the SMS code (reg-sms, purpose login), then the credential is used up. */
 export async function verifySecureIdMobile(
   db: Db,
+  dataDir: string,
   signOn: SignOnProvider,
   input: CredentialInput & { sms_captcha: string; mobile: string },
 ) {
   const cred = credentialOf(input);
   const { user, source } = await resolve(db, signOn, cred);
   if (user.mobile !== input.mobile) throw new AppError(AUTH_CODE.MOBILE_MISMATCH);
-  await verifySmsCode(db, input.mobile, 'login', input.sms_captcha);
+  await verifySmsCode(db, dataDir, input.mobile, 'login', input.sms_captcha);
   if (!(await signOn.consume(cred))) throw new AppError(AUTH_CODE.TICKET_INVALID);
   const secureId = await trustNewDevice(db, user.id);
   const session = await issueSession(db, user, { source });

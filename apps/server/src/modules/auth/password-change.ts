@@ -15,6 +15,7 @@ export type ResetPasswordInput = { mobile_code: string; new_password: string; pa
  */
 export async function resetPassword(
   db: Db,
+  dataDir: string,
   session: { userId: number; tokenHash: string },
   input: ResetPasswordInput,
 ): Promise<string[]> {
@@ -25,7 +26,7 @@ export async function resetPassword(
   if (!PATTERNS.password.test(next)) throw new AppError(AUTH_CODE.PASSWORD_RULE);
   if (next !== confirm) throw new AppError(AUTH_CODE.PASSWORD_MISMATCH);
   if (await verifyPassword(next, user.passwordHash)) throw new AppError(AUTH_CODE.PASSWORD_SAME_AS_OLD);
-  await verifySmsCode(db, user.mobile, 'reset_password', input.mobile_code);
+  await verifySmsCode(db, dataDir, user.mobile, 'reset_password', input.mobile_code);
   await repo.updatePassword(db, user.id, await hashPassword(next), isWeakPassword(next));
   return repo.deleteOtherSessions(db, user.id, session.tokenHash);
 }

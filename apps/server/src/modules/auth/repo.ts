@@ -1,6 +1,6 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { sessions, trustedDevices, users, wecomUsers } from '../../db/schema/index.ts';
+import { loginAttempts, sessions, trustedDevices, users, wecomUsers } from '../../db/schema/index.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -16,28 +16,49 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | null> 
   return rows[0] ?? null;
 }
 
+/** Minutes an account name stays locked after LOCK_AFTER_FAILURES failed passwords in a row. */
+export const LOCK_MINUTES = 15;
+
 /**
- * Counts a failed password in one statement; the 5th in a row locks the account for 15 minutes.
- * A lock that has run out starts the count again, so one slip after it does not re-lock.
- * Returns whether the account is now locked.
+ * Reserves one password attempt for `account` (a known or an unknown name) BEFORE the password is
+ * checked, in one statement: an attempt counts as failed until a success deletes the row, so a
+ * burst of parallel guesses gets exactly as many checks as guesses sent one after the other. The
+ * attempt that reaches LOCK_AFTER_FAILURES locks the name for 15 minutes (a right password on that
+ * very attempt still gets in and clears it). A lock that has run out starts the count again.
+ * Returns null while the name is locked (nothing reserved, the password must not be checked),
+ * else the attempt's number.
  */
-export async function recordFailedLogin(db: Db, userId: number): Promise<boolean> {
-  const lapsed = sql`(${users.lockedUntil} is not null and ${users.lockedUntil} <= now())`;
-  const next = sql`(case when ${lapsed} then 1 else ${users.failedLogins} + 1 end)`;
+export async function reserveLoginAttempt(db: Db, account: string): Promise<number | null> {
+  const lapsed = sql`(${loginAttempts.lockedUntil} is not null and ${loginAttempts.lockedUntil} <= now())`;
+  const next = sql`(case when ${lapsed} then 1 else ${loginAttempts.failures} + 1 end)`;
   const [row] = await db
-    .update(users)
-    .set({
-      failedLogins: next,
-      lockedUntil: sql`case when ${next} >= ${LOCK_AFTER_FAILURES} then now() + interval '15 minutes'
-        when ${lapsed} then null else ${users.lockedUntil} end`,
+    .insert(loginAttempts)
+    .values({ account, failures: 1 })
+    .onConflictDoUpdate({
+      target: loginAttempts.account,
+      set: {
+        failures: next,
+        lockedUntil: sql`case when ${next} >= ${LOCK_AFTER_FAILURES}
+          then now() + make_interval(mins => ${LOCK_MINUTES}) when ${lapsed} then null else ${loginAttempts.lockedUntil} end`,
+        updatedAt: sql`now()`,
+      },
+      setWhere: sql`${loginAttempts.lockedUntil} is null or ${loginAttempts.lockedUntil} <= now()`,
     })
-    .where(eq(users.id, userId))
-    .returning({ lockedUntil: users.lockedUntil });
-  return Boolean(row?.lockedUntil && row.lockedUntil.getTime() > Date.now());
+    .returning({ failures: loginAttempts.failures });
+  // opportunistic cleanup: names not tried for a day and not locked start from scratch
+  if (Math.random() < 0.02) {
+    await db
+      .delete(loginAttempts)
+      .where(
+        sql`${loginAttempts.updatedAt} < now() - interval '1 day' and (${loginAttempts.lockedUntil} is null or ${loginAttempts.lockedUntil} <= now())`,
+      );
+  }
+  return row ? row.failures : null;
 }
 
-export async function clearFailedLogins(db: Db, userId: number) {
-  await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, userId));
+/** A right password: the name's count starts again. */
+export async function clearLoginAttempts(db: Db, account: string) {
+  await db.delete(loginAttempts).where(eq(loginAttempts.account, account));
 }
 
 export async function updatePassword(db: Db, userId: number, passwordHash: string, isWeak: boolean) {
@@ -45,6 +66,16 @@ export async function updatePassword(db: Db, userId: number, passwordHash: strin
     .update(users)
     .set({ passwordHash, isWeakPassword: isWeak, passwordChangedAt: new Date() })
     .where(eq(users.id, userId));
+}
+
+/** An upgraded hash of the same password (a stronger cost); not over a password changed meanwhile. */
+export async function replacePasswordHash(db: Db, userId: number, oldHash: string, newHash: string) {
+  const rows = await db
+    .update(users)
+    .set({ passwordHash: newHash })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, oldHash)))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }
 
 /** Ends every session of the user but the one given; returns the ended token hashes. */

@@ -44,13 +44,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/user/account-login',
     { config: SIGN_IN, schema: { body: accountLoginBodySchema, response: reply200(loginResponseSchema) } },
-    async (req) => ok(await service.accountLogin(app.db, req.body, req.ip), MSG.LOGIN_OK),
+    async (req) => ok(await service.accountLogin(app.db, app.env.dataDir, req.body, req.ip), MSG.LOGIN_OK),
   );
 
   app.post(
     '/v3/multi-factor/check',
     { config: PUBLIC, schema: { body: mfaCheckBodySchema, response: reply200(mfaCheckResponseSchema) } },
-    async (req) => ok(await service.mfaCheck(app.db, req.body.account, req.body.secure_id)),
+    async () => ok(service.mfaCheck()),
   );
 
   // spec §7: reg-sms (mobile, picture_code, unique_code) → number; needs a valid picture code first
@@ -59,14 +59,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: PUBLIC, schema: { body: regSmsBodySchema, response: reply200(smsSendResponseSchema) } },
     async (req) => {
       await consumeCaptcha(app.db, req.body.unique_code, req.body.picture_code);
-      return ok(await sendSmsCode(app.db, app.providers.sms, req.body.mobile, 'login', req.ip), MSG.SMS_SENT);
+      return ok(
+        await sendSmsCode(app.db, app.env.dataDir, app.providers.sms, req.body.mobile, 'login', req.ip),
+        MSG.SMS_SENT,
+      );
     },
   );
 
   app.post(
     '/v3/multi-factor/login',
     { config: SIGN_IN, schema: { body: mfaLoginBodySchema, response: reply200(loginResponseSchema) } },
-    async (req) => ok(await service.mfaLogin(app.db, req.body, req.ip), MSG.LOGIN_OK),
+    async (req) => ok(await service.mfaLogin(app.db, app.env.dataDir, req.body), MSG.LOGIN_OK),
   );
 
   await app.register(accountRoutes);

@@ -34,7 +34,7 @@ export const signOnRoutes: FastifyPluginAsyncZod = async (app) => {
         response: reply200(verifySecureIdMobileResponseSchema),
       },
     },
-    async (req) => ok(await verifySecureIdMobile(app.db, app.providers.signOn, req.body)),
+    async (req) => ok(await verifySecureIdMobile(app.db, app.env.dataDir, app.providers.signOn, req.body)),
   );
 
   app.post(

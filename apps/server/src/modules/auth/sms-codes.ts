@@ -1,9 +1,10 @@
 import { AUTH_CODE, SMS_RESEND_SECONDS } from '@kaipiao/shared';
-import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { smsCodes } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { numericCode, sha256 } from '../../lib/crypto.ts';
+import { codeMatches, hashCode } from '../../lib/code-hash.ts';
+import { numericCode } from '../../lib/crypto.ts';
 import type { SmsProvider } from '../../providers/sms.ts';
 
 export const SMS_LIMITS = {
@@ -32,11 +33,21 @@ const startOfDay = () => {
 /**
  * Sends a 6-digit code. The server enforces the 60 s resend wait and the daily caps per mobile
  * and per IP (architecture.md §7), whatever the page's countdown says. The checks and the insert
- * run under a per-mobile lock, so two quick clicks cannot both pass the wait.
+ * run under a per-IP and a per-mobile lock (taken in that order by every sender), so parallel
+ * requests cannot both pass the wait or the same cap. The code is kept only as a salted HMAC.
  */
-export async function sendSmsCode(db: Db, sms: SmsProvider, mobile: string, purpose: SmsPurpose, ip: string) {
+export async function sendSmsCode(
+  db: Db,
+  dataDir: string,
+  sms: SmsProvider,
+  mobile: string,
+  purpose: SmsPurpose,
+  ip: string,
+) {
   const code = numericCode(6);
+  const codeHash = await hashCode(dataDir, mobile, code);
   const id = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms-ip:${ip}`}))`);
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:${mobile}`}))`);
     const [last] = await tx
       .select({ createdAt: smsCodes.createdAt })
@@ -70,7 +81,7 @@ export async function sendSmsCode(db: Db, sms: SmsProvider, mobile: string, purp
         mobile,
         purpose,
         ip,
-        codeHash: sha256(`${mobile}:${code}`),
+        codeHash,
         expiresAt: new Date(Date.now() + SMS_LIMITS.ttlMinutes * 60_000),
       })
       .returning({ id: smsCodes.id });
@@ -90,15 +101,20 @@ export async function sendSmsCode(db: Db, sms: SmsProvider, mobile: string, purp
   return { number: SMS_LIMITS.resendSeconds };
 }
 
-/** Checks and consumes the newest live code for this mobile and purpose; 5 wrong tries burn it. */
+/**
+ * Checks and consumes the newest live code for this mobile and purpose; 5 tries burn it. Each try
+ * is reserved in one UPDATE before the code is compared, so a burst of parallel guesses gets no
+ * more than 5 comparisons, like guesses sent one after the other.
+ */
 export async function verifySmsCode(
   db: Db,
+  dataDir: string,
   mobile: string,
   purpose: SmsPurpose,
   code: string,
 ): Promise<void> {
-  const [row] = await db
-    .select()
+  const newest = db
+    .select({ id: smsCodes.id })
     .from(smsCodes)
     .where(
       and(
@@ -108,14 +124,21 @@ export async function verifySmsCode(
         gt(smsCodes.expiresAt, new Date()),
       ),
     )
-    .orderBy(desc(smsCodes.createdAt))
+    .orderBy(desc(smsCodes.createdAt), desc(smsCodes.id))
     .limit(1);
-  if (!row || row.attempts >= SMS_LIMITS.maxAttempts) throw new AppError(AUTH_CODE.BAD_SMS_CODE);
-  if (row.codeHash !== sha256(`${mobile}:${code}`)) {
-    await db
-      .update(smsCodes)
-      .set({ attempts: sql`${smsCodes.attempts} + 1` })
-      .where(eq(smsCodes.id, row.id));
+  // the row conditions are re-checked on the locked row, so parallel tries queue up here
+  const [row] = await db
+    .update(smsCodes)
+    .set({ attempts: sql`${smsCodes.attempts} + 1` })
+    .where(
+      and(
+        sql`${smsCodes.id} = (${newest})`,
+        isNull(smsCodes.usedAt),
+        lt(smsCodes.attempts, SMS_LIMITS.maxAttempts),
+      ),
+    )
+    .returning({ id: smsCodes.id, codeHash: smsCodes.codeHash });
+  if (!row || !(await codeMatches(dataDir, mobile, code, row.codeHash))) {
     throw new AppError(AUTH_CODE.BAD_SMS_CODE);
   }
   const used = await db

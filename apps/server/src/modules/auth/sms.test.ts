@@ -1,9 +1,10 @@
 import { AUTH_CODE } from '@kaipiao/shared';
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { lastSmsCode, sendLoginSms } from '../../../test/auth-helpers.ts';
+import { accountLogin, lastSmsCode, sendLoginSms } from '../../../test/auth-helpers.ts';
 import { buildTestApp, call, DEMO, login, pictureCode } from '../../../test/helper.ts';
 import { smsCodes } from '../../db/schema/index.ts';
+import { sha256 } from '../../lib/crypto.ts';
 import { SMS_LIMITS } from './sms-codes.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -88,6 +89,68 @@ describe('POST /v3/multi-factor/reg-sms', () => {
     const body = { mobile: '2390000001', picture_code: '1234', unique_code: await pictureCode(t.app) };
     const res = await call(t.app, 'POST', '/v3/multi-factor/reg-sms', { body });
     expect(res.json).toMatchObject({ code: 10001, message: '必填，请输入正确的手机号' });
+  });
+});
+
+describe('SMS limits under bursts and codes at rest (issue 21)', () => {
+  it(`sends no more than ${SMS_LIMITS.perIpPerDay} codes a day from one IP, even in parallel`, async () => {
+    const proxied = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' } });
+    const headers = { 'x-forwarded-for': '203.0.113.80' };
+    const n = SMS_LIMITS.perIpPerDay + 10;
+    const prepared = await Promise.all(
+      Array.from({ length: n }, async (_, i) => ({
+        mobile: `137${String(i).padStart(8, '0')}`,
+        picture_code: '1234',
+        unique_code: await pictureCode(proxied.app),
+      })),
+    );
+    const codes = (
+      await Promise.all(
+        prepared.map((body) => call(proxied.app, 'POST', '/v3/multi-factor/reg-sms', { body, headers })),
+      )
+    ).map((r) => r.json.code);
+    expect(codes.filter((c) => c === 0)).toHaveLength(SMS_LIMITS.perIpPerDay);
+    expect(codes.filter((c) => c === AUTH_CODE.SMS_DAILY_CAP)).toHaveLength(10);
+  });
+
+  it('compares no more than 5 guesses of one code, even sent in parallel', async () => {
+    const mfa = await accountLogin(t.app, DEMO.admin.account);
+    const mfa_ticket = mfa.json.data.mfa_ticket;
+    expect((await sendLoginSms(t.app, DEMO.admin.mobile)).json.code).toBe(0);
+    const code = await lastSmsCode(t.app, DEMO.admin.mobile);
+    const guess = (sms_code: string) =>
+      call(t.app, 'POST', '/v3/multi-factor/login', {
+        body: { account: DEMO.admin.account, mfa_ticket, mobile: DEMO.admin.mobile, sms_code },
+      });
+    const guesses = Array.from({ length: 20 }, (_, i) =>
+      String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'),
+    );
+    const codes = (await Promise.all(guesses.map(guess))).map((r) => r.json.code);
+    expect(codes).toEqual(Array(20).fill(AUTH_CODE.BAD_SMS_CODE));
+    const [row] = await t.db
+      .select()
+      .from(smsCodes)
+      .where(eq(smsCodes.mobile, DEMO.admin.mobile))
+      .orderBy(desc(smsCodes.id))
+      .limit(1);
+    expect(row!.attempts).toBe(SMS_LIMITS.maxAttempts);
+    // burnt: the right code no longer works
+    expect((await guess(code)).json.code).toBe(AUTH_CODE.BAD_SMS_CODE);
+  });
+
+  it('keeps each code as a salted HMAC, never as sha256(mobile:code)', async () => {
+    const mobiles = ['13900000021', '13900000022'];
+    const stored = [];
+    for (const mobile of mobiles) {
+      expect((await sendLoginSms(t.app, mobile)).json.code).toBe(0);
+      const code = await lastSmsCode(t.app, mobile);
+      const [row] = await t.db.select().from(smsCodes).where(eq(smsCodes.mobile, mobile));
+      expect(row!.codeHash).toMatch(/^h1\$[\w-]{22}\$[\w-]{43}$/);
+      expect(row!.codeHash).not.toContain(sha256(`${mobile}:${code}`));
+      expect(row!.codeHash).not.toContain(code);
+      stored.push(row!.codeHash.split('$')[1]);
+    }
+    expect(stored[0]).not.toBe(stored[1]);
   });
 });
 

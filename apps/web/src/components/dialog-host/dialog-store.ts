@@ -3,7 +3,8 @@ import { create } from 'zustand';
 // spec §2: one instance per global dialog kind; opening one hides the one that was showing.
 
 export type PhoneVerifyProps =
-  | { mode: 'login'; account: string; password: string }
+  /** mfa_ticket: from account-login's 11007 answer (the password is never sent again) */
+  | { mode: 'login'; account: string; mfa_ticket: string }
   | { mode: 'secure-id'; mobile?: string; token?: string; ticket?: string; app_id?: string };
 
 export type DialogPropsMap = {

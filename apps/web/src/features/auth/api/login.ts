@@ -16,16 +16,13 @@ export const accountLogin = (body: {
   secure_id?: string;
 }) => api.post<LoginResponse>('/v3/user/account-login', body, { showError: false });
 
-/** errors are shown by the login form, which also refreshes the captcha */
-export const checkMultiFactor = (body: { account: string; secure_id?: string }) =>
-  api.post<{ need_verify: 0 | 1 }>('/v3/multi-factor/check', body, { showError: false });
-
 export const sendLoginSms = (body: { mobile: string; picture_code: string; unique_code: string }) =>
   api.post<SmsWait>('/v3/multi-factor/reg-sms', body);
 
+/** `mfa_ticket`: what account-login answered with 11007 after the password and picture code */
 export const multiFactorLogin = (body: {
   account: string;
-  password: string;
+  mfa_ticket: string;
   mobile: string;
   sms_code: string;
   secure_id?: string;

@@ -9,7 +9,7 @@ import { alertError } from '../../../lib/antd/feedback.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { encryptPassword, forgetPublicKey } from '../../../lib/encrypt-password.ts';
 import { STORAGE_KEYS } from '../../../lib/storage-keys.ts';
-import { accountLogin, checkMultiFactor } from '../api/login.ts';
+import { accountLogin } from '../api/login.ts';
 import { useCompleteLogin } from '../hooks/use-complete-login.ts';
 import { usePictureCode } from '../hooks/use-picture-code.ts';
 import { type LoginErrors, type LoginValues, validateLogin } from '../utils/login-form.ts';
@@ -45,11 +45,7 @@ export function AccountLoginForm() {
     setSubmitting(true);
     const secure_id = localStorage.getItem(STORAGE_KEYS.secureId) ?? undefined;
     try {
-      const { need_verify } = await checkMultiFactor({ account, secure_id });
-      if (need_verify === 1) {
-        openDialog('phone-verify', { mode: 'login', account, password });
-        return;
-      }
+      // two-factor is told only after the password and picture code (11007 with a ticket)
       const cipher = await encryptPassword(password);
       const picture_code = values.picture_code.trim();
       const unique_code = captcha.uniqueCode;
@@ -61,7 +57,8 @@ export function AccountLoginForm() {
       setValues((v) => ({ ...v, picture_code: '' }));
       void captcha.refresh();
       if (isApiError(error, AUTH_CODE.MFA_REQUIRED)) {
-        openDialog('phone-verify', { mode: 'login', account, password });
+        const { mfa_ticket } = (error.data ?? {}) as { mfa_ticket?: string };
+        openDialog('phone-verify', { mode: 'login', account, mfa_ticket: mfa_ticket ?? '' });
         return;
       }
       if (isApiError(error, AUTH_CODE.BAD_PASSWORD_CIPHER)) forgetPublicKey();

@@ -6,7 +6,6 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { CaptchaImage } from '../../../components/captcha-image.tsx';
 import type { DialogComponent } from '../../../components/dialog-host/index.ts';
 import { SmsCodeButton } from '../../../components/sms-code-button.tsx';
-import { encryptPassword } from '../../../lib/encrypt-password.ts';
 import { STORAGE_KEYS } from '../../../lib/storage-keys.ts';
 import { multiFactorLogin, sendLoginSms, verifySecureIdMobile } from '../api/login.ts';
 import { useCompleteLogin } from '../hooks/use-complete-login.ts';
@@ -47,10 +46,9 @@ const PhoneVerifyDialog: DialogComponent<'phone-verify'> = ({ open, onClose, aft
     try {
       if (request.mode === 'login') {
         const secure_id = localStorage.getItem(STORAGE_KEYS.secureId) ?? undefined;
-        const password = await encryptPassword(request.password);
         const result = await multiFactorLogin({
           account: request.account,
-          password,
+          mfa_ticket: request.mfa_ticket,
           mobile,
           sms_code,
           secure_id,
