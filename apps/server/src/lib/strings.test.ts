@@ -4,10 +4,11 @@ import { sql as dsql, eq, like } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, login } from '../../test/helper.ts';
-import { upload, workbook } from '../../test/xlsx-helpers.ts';
+import { download, upload, workbook } from '../../test/xlsx-helpers.ts';
 import { type App, buildApp } from '../app.ts';
 import type { DbHandle } from '../db/client.ts';
-import { buyerTitles, invoices } from '../db/schema/index.ts';
+import { batches, buyerTitles, invoices } from '../db/schema/index.ts';
+import { fillTemplate, invoiceRow, lineRow } from '../modules/batches/test-utils.ts';
 import { type Fixture, invoicingFixture, payload } from '../modules/invoices/test-fixtures.ts';
 import { textGaps } from './text-coverage.ts';
 
@@ -256,6 +257,32 @@ describe('request strings (issue 21 item 5)', () => {
       { row: 4, column: '地址', message: hiddenCharMessage('地址') },
     ]);
     expect(await t.db.select().from(buyerTitles).where(like(buyerTitles.name, '导入%'))).toEqual([]);
+  });
+
+  it('a batch file: cells by the same rule, and the file name; no batch made', async () => {
+    const scope = `client_id=${f.ids.software}&sid=${f.ids.hq}`;
+    const template = (await download(app, `/v3/batch-invoice/template?${scope}`, admin)).body;
+    const file = await fillTemplate(
+      template,
+      [invoiceRow('STR1', { 购买方名称: '杭州\u202E测试客户有限公司' }), invoiceRow('STR2')],
+      [lineRow('STR1'), lineRow('STR2', { 项目名称: '软件\u200B开发服务' })],
+    );
+    const send = (filename: string) =>
+      upload(app, `/v3/batch-invoice/upload?${scope}&device_id=${f.ids.digital}&invoice_type=82`, admin, {
+        filename,
+        content: file,
+      });
+    const res = await send('batch.xlsx');
+    expect(res.status).toBe(200);
+    const at = (sheet: string, column: string) =>
+      (res.json.data?.errors ?? []).find(
+        (e: { sheet: string; column: string }) => e.sheet === sheet && e.column === column,
+      )?.message;
+    expect(at('发票信息', '购买方名称')).toBe(hiddenCharMessage('购方名称'));
+    expect(at('商品明细', '项目名称')).toBe(hiddenCharMessage('项目名称'));
+    const named = await send('发票\u202Exslx.exe.xlsx');
+    expect(named.json).toEqual({ code: CODE.VALIDATION, message: hiddenCharMessage('文件名'), data: null });
+    expect(await t.db.select().from(batches)).toEqual([]);
   });
 
   it('text that bypasses the schemas and that PostgreSQL refuses is a 10001, not a 500', async () => {

@@ -6,9 +6,12 @@ import {
   type BatchDryRun,
   type BatchIssue,
   type BatchReport,
+  CODE,
   DEVICE_KINDS,
   type DeviceKind,
   dec,
+  hasHiddenChars,
+  hiddenCharMessage,
   INVOICE_CODE,
   INVOICE_TYPES,
   MSG,
@@ -114,6 +117,8 @@ export async function uploadBatch(
   if (!device.invoice_types.includes(opts.invoiceType))
     throw new AppError(INVOICE_CODE.DEVICE_TYPE_UNSUPPORTED);
 
+  // the file name is stored and listed: the same rule as every request string
+  if (hasHiddenChars(file.filename)) throw new AppError(CODE.VALIDATION, hiddenCharMessage('文件名'));
   const parsed = await parseBatchFile(file.filename, file.buffer);
   if (parsed.fatal) {
     throw new AppError(
