@@ -288,6 +288,39 @@ describe('bounded Excel uploads (issue 21 H1)', () => {
     expect(tmpFiles()).toEqual([]);
   }, 60_000);
 
+  it('refuses a multipart body that sends many form fields before the file, and changes nothing', async () => {
+    const before = await counts();
+    const boundary = '----kaipiaoFields';
+    const file = await workbook([
+      ['项目名称', '税收分类编码', '税率'],
+      ['字段测试商品', SOFTWARE_DEV, '6%'],
+    ]);
+    // @fastify/multipart alone would hold up to 1,000 such fields of 1 MB in memory before the file
+    const fields = Array.from(
+      { length: UPLOAD_LIMITS.multipart.parts + 5 },
+      (_, i) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\n${'x'.repeat(1000)}\r\n`,
+    ).join('');
+    const payload = Buffer.concat([
+      Buffer.from(
+        `${fields}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.xlsx"\r\n` +
+          'Content-Type: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet\r\n\r\n',
+      ),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    for (const kind of ['goods', 'batch'] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: urls()[kind],
+        headers: { 'access-token': f.admin, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+      expect(res.json().code).toBe(kind === 'goods' ? CATALOG_CODE.IMPORT_NO_FILE : BATCH_CODE.NO_FILE);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
   it('an upload the client aborts halfway leaves no temp file and changes nothing', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as AddressInfo;

@@ -19,6 +19,11 @@ const MiB = 1024 * 1024;
 
 /** Every limit on uploaded Excel files, in one place (docs/security.md cites them). */
 export const UPLOAD_LIMITS = {
+  /**
+   * The multipart body around the file (busboy's limits): one file, and at most a few small form
+   * fields before it (the web client sends none; @fastify/multipart would allow 1,000 parts of 1 MB).
+   */
+  multipart: { files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20, headerPairs: 100 },
   /** goods codes and buyer titles: `/v3/client-project/import`, `/v3/client-title/import` */
   list: {
     /** the uploaded file as sent (compressed) */

@@ -87,7 +87,7 @@ export function sendXlsx(reply: FastifyReply, buffer: Buffer, filename: string) 
 export async function readUpload(req: FastifyRequest): Promise<{ filename: string; buffer: Buffer }> {
   let file: Awaited<ReturnType<FastifyRequest['file']>>;
   try {
-    file = await req.file({ limits: { fileSize: LIMITS.fileBytes, files: 1 } });
+    file = await req.file({ limits: { ...UPLOAD_LIMITS.multipart, fileSize: LIMITS.fileBytes } });
   } catch {
     throw new AppError(CATALOG_CODE.IMPORT_NO_FILE);
   }

@@ -17,6 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { UPLOAD_LIMITS } from '../../lib/xlsx-reader.ts';
 import * as repo from './repo.ts';
 import { resultWorkbook } from './result.ts';
 import * as service from './service.ts';
@@ -91,7 +92,9 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       let file: Awaited<ReturnType<FastifyRequest['file']>>;
       try {
-        file = await req.file();
+        file = await req.file({
+          limits: { ...UPLOAD_LIMITS.multipart, fileSize: UPLOAD_LIMITS.batch.fileBytes },
+        });
       } catch {
         throw new AppError(BATCH_CODE.NO_FILE);
       }
