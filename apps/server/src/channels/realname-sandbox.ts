@@ -6,11 +6,11 @@ import {
   REAL_NAME_RESEND_SECONDS,
   REALNAME_CODE,
 } from '@kaipiao/shared';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { realnameSessions, taxDevices } from '../db/schema/index.ts';
 import { AppError } from '../lib/app-error.ts';
-import { sha256 } from '../lib/crypto.ts';
+import { codeMatches, hashCode } from '../lib/code-hash.ts';
 import type { SmsProvider } from '../providers/sms.ts';
 
 // The sandbox 电子税务局 for real-name login (architecture.md §1, domain.md §7.3): SMS codes to the
@@ -38,6 +38,8 @@ export class SandboxRealNameBureau {
   constructor(
     private readonly db: Db,
     private readonly sms: SmsProvider,
+    /** where the server secret lives: SMS codes are kept as salted HMACs (lib/code-hash.ts) */
+    private readonly dataDir: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -121,7 +123,7 @@ export class SandboxRealNameBureau {
     if (count >= REAL_NAME_LIMITS.smsPerDay) throw new AppError(REALNAME_CODE.SMS_DAILY_CAP);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     await this.update(clientId, deviceId, {
-      smsCodeHash: sha256(`${deviceId}:${code}`),
+      smsCodeHash: await hashCode(this.dataDir, `realname:${deviceId}`, code),
       smsSentAt: now,
       smsExpiresAt: new Date(now.getTime() + REAL_NAME_LIMITS.smsTtlSeconds * 1000),
       smsAttempts: 0,
@@ -139,23 +141,41 @@ export class SandboxRealNameBureau {
     return { loggedIn: false, waitSeconds: REAL_NAME_RESEND_SECONDS };
   }
 
-  /** Completes the SMS login; the session then lasts about 3 hours (domain.md §7.2). */
+  /**
+   * Completes the SMS login; the session then lasts about 3 hours (domain.md §7.2). Each try is
+   * reserved in one UPDATE before the code is compared, so parallel guesses get no more than 5.
+   */
   async smsLogin(clientId: number, deviceId: number, code: string): Promise<RealNameState> {
     const s = await this.state(clientId, deviceId);
     const now = this.now();
     if (!s.smsCodeHash || !s.smsExpiresAt) throw new AppError(REALNAME_CODE.SMS_NOT_SENT);
-    if (s.smsExpiresAt.getTime() <= now.getTime() || s.smsAttempts >= SMS_TRIES) {
+    const mine = and(eq(realnameSessions.clientId, clientId), eq(realnameSessions.deviceId, deviceId));
+    const [tried] = await this.db
+      .update(realnameSessions)
+      .set({ smsAttempts: sql`${realnameSessions.smsAttempts} + 1` })
+      .where(
+        and(
+          mine,
+          isNotNull(realnameSessions.smsCodeHash),
+          gt(realnameSessions.smsExpiresAt, now),
+          lt(realnameSessions.smsAttempts, SMS_TRIES),
+        ),
+      )
+      .returning({ hash: realnameSessions.smsCodeHash });
+    if (!tried?.hash || !(await codeMatches(this.dataDir, `realname:${deviceId}`, code, tried.hash))) {
       throw new AppError(REALNAME_CODE.BAD_SMS_CODE);
     }
-    if (sha256(`${deviceId}:${code}`) !== s.smsCodeHash) {
-      await this.update(clientId, deviceId, { smsAttempts: s.smsAttempts + 1 });
-      throw new AppError(REALNAME_CODE.BAD_SMS_CODE);
-    }
-    await this.update(clientId, deviceId, {
-      smsCodeHash: null,
-      smsExpiresAt: null,
-      loginExpiresAt: new Date(now.getTime() + REAL_NAME_LIMITS.loginTtlHours * 3600_000),
-    });
+    const [used] = await this.db
+      .update(realnameSessions)
+      .set({
+        smsCodeHash: null,
+        smsExpiresAt: null,
+        loginExpiresAt: new Date(now.getTime() + REAL_NAME_LIMITS.loginTtlHours * 3600_000),
+        updatedAt: now,
+      })
+      .where(and(mine, eq(realnameSessions.smsCodeHash, tried.hash)))
+      .returning({ id: realnameSessions.deviceId });
+    if (!used) throw new AppError(REALNAME_CODE.BAD_SMS_CODE);
     return this.state(clientId, deviceId);
   }
 

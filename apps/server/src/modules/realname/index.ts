@@ -21,7 +21,10 @@ export const realNameModule = fp(async (app: FastifyInstance) => {
   const hub = new DeviceAuthHub(app);
   await hub.start();
   app.addHook('onClose', async () => hub.stop());
-  const service = new RealNameService(new SandboxRealNameBureau(app.db, app.providers.sms), hub);
+  const service = new RealNameService(
+    new SandboxRealNameBureau(app.db, app.providers.sms, app.env.dataDir),
+    hub,
+  );
   app.decorate('realName', { service, hub });
   await app.register(realNameRoutes(service));
   await app.register(deviceAuthSocket(service, hub));

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { clients, orgs, realnameSessions, taxDevices } from '../../db/schema/index.ts';
+import { sha256 } from '../../lib/crypto.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 
 describe('real-name routes (sandbox bureau)', () => {
@@ -104,6 +105,29 @@ describe('real-name routes (sandbox bureau)', () => {
 
     const loggedIn = await post(`/v3/equipment/get-sms-tax-station?${q}`, { device_id: f.ids.digital });
     expect(loggedIn.json).toMatchObject({ code: 0, message: '当前账号已登录', data: { logged_in: 1 } });
+  });
+
+  it('SMS login: the code is kept as a salted HMAC and 20 parallel guesses get 5 comparisons (issue 21)', async () => {
+    await setRow(f.ids.digital, { loginExpiresAt: null, smsSentAt: null });
+    const mobile = (await info(f.ids.digital)).json.data.tax_mobile;
+    expect(
+      (await post(`/v3/equipment/get-sms-tax-station?${q}`, { device_id: f.ids.digital })).json.code,
+    ).toBe(0);
+    const code = await lastCode(mobile);
+    const row = async () =>
+      (await t.db.select().from(realnameSessions).where(eq(realnameSessions.deviceId, f.ids.digital)))[0]!;
+    const stored = (await row()).smsCodeHash!;
+    expect(stored).toMatch(/^h1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(stored).not.toContain(sha256(`${f.ids.digital}:${code}`));
+    const login = (sms_code: string) =>
+      post(`/v3/equipment/sms-login-tax-station?${q}`, { device_id: f.ids.digital, phone: mobile, sms_code });
+    const guesses = Array.from({ length: 20 }, (_, i) =>
+      String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'),
+    );
+    const codes = (await Promise.all(guesses.map(login))).map((r) => r.json.code);
+    expect(codes).toEqual(Array(20).fill(REALNAME_CODE.BAD_SMS_CODE));
+    expect((await row()).smsAttempts).toBe(5);
+    expect((await login(code)).json.code).toBe(REALNAME_CODE.BAD_SMS_CODE);
   });
 
   it('SMS: 20 codes a day per account, and the bureau’s 10000 answer (code still sent)', async () => {
