@@ -12,6 +12,7 @@ import {
 import { connectDb, runMigrations } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { seedDemo } from './db/seed/demo.ts';
+import { checkProductionAccounts } from './db/seed/production-check.ts';
 
 async function ensureDatabase(adminUrl: string, name: string) {
   const c = new pg.Client(adminUrl);
@@ -36,6 +37,7 @@ async function main() {
   }
   const dbHandle = connectDb(url);
   await runMigrations(dbHandle);
+  const accounts = env.isProduction ? await checkProductionAccounts(dbHandle.db) : null;
   if (env.KAIPIAO_SEED === 'demo') {
     const seeded = await seedDemo(dbHandle.db);
     if (seeded) console.log('[kaipiao] demo tenant seeded');
@@ -62,6 +64,12 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: env.PORT, host: env.HOST });
+  if (env.isDevelopmentLike && !/^(127\.|::1$|localhost$)/.test(env.HOST)) {
+    console.warn(
+      `[kaipiao] 注意：NODE_ENV=${env.NODE_ENV} 监听 ${env.HOST}，沙箱页面和 /v3/dev/* 对网络上的所有人开放；对外提供服务请用 NODE_ENV=production。\n` +
+        `          Warning: NODE_ENV=${env.NODE_ENV} on ${env.HOST} opens the sandbox pages and /v3/dev/* to the network; use NODE_ENV=production to serve others.`,
+    );
+  }
   const port = (app.server.address() as { port: number }).port;
   const shown =
     env.HOST === '0.0.0.0' || env.HOST === '::'
@@ -73,7 +81,12 @@ async function main() {
     console.log(`
 [kaipiao] 开票台 is running: http://${shown}:${port}/ (listening on ${env.HOST}, NODE_ENV=${env.NODE_ENV})
 [kaipiao] production: no demo tenant, no sandbox pages or /v3/dev/*; SMS via KAIPIAO_SMS_URL, e-mail via KAIPIAO_SMTP_URL
-`);
+${
+  accounts?.users === 0
+    ? '[kaipiao] 数据库中还没有任何账号：生产环境不导入演示数据，开票台目前也没有创建首个集团管理员的页面或命令。\n' +
+      '          The database has no account yet: production seeds no demo tenant, and there is no page or command to create the first group administrator yet.\n'
+    : ''
+}`);
     return;
   }
   console.log(`
