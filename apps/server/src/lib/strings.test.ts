@@ -7,7 +7,7 @@ import { buildTestApp, call, DEMO, login } from '../../test/helper.ts';
 import { download, upload, workbook } from '../../test/xlsx-helpers.ts';
 import { type App, buildApp } from '../app.ts';
 import type { DbHandle } from '../db/client.ts';
-import { batches, buyerTitles, invoices } from '../db/schema/index.ts';
+import { batches, buyerTitles, goods, invoices } from '../db/schema/index.ts';
 import { fillTemplate, invoiceRow, lineRow } from '../modules/batches/test-utils.ts';
 import { type Fixture, invoicingFixture, payload } from '../modules/invoices/test-fixtures.ts';
 import { textGaps } from './text-coverage.ts';
@@ -257,6 +257,25 @@ describe('request strings (issue 21 item 5)', () => {
       { row: 4, column: '地址', message: hiddenCharMessage('地址') },
     ]);
     expect(await t.db.select().from(buyerTitles).where(like(buyerTitles.name, '导入%'))).toEqual([]);
+  });
+
+  it('a goods import refuses the cell with the same rule and writes nothing', async () => {
+    const file = await workbook([
+      ['项目名称', '税收分类编码', '规格型号', '单位', '税率'],
+      ['导入软件服务', '3040201010000000000', '', '项', '6%'],
+      ['导入\u200B运维服务', '3040201010000000000', '', '项', '6%'],
+      ['导入咨询服务', '3040201010000000000', 'A\u2066B', '项', '6%'],
+    ]);
+    const res = await upload(app, `/v3/client-project/import?client_id=${f.ids.software}`, admin, {
+      filename: 'goods.xlsx',
+      content: file,
+    });
+    expect(res.json.code).toBe(CATALOG_CODE.IMPORT_ROWS_INVALID);
+    expect(res.json.data.errors).toEqual([
+      { row: 3, column: '项目名称', message: hiddenCharMessage('项目名称') },
+      { row: 4, column: '规格型号', message: hiddenCharMessage('规格型号') },
+    ]);
+    expect(await t.db.select().from(goods).where(like(goods.name, '导入%'))).toEqual([]);
   });
 
   it('a batch file: cells by the same rule, and the file name; no batch made', async () => {

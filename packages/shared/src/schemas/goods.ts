@@ -226,7 +226,7 @@ function stripZeros(v: string): string {
 const PRICE = /^\d{1,16}(\.\d{1,8})?$/;
 
 export const goodsBodySchema = z.object({
-  name: text().trim().min(1, GOODS_MSG.NAME_REQUIRED).max(300, GOODS_MSG.NAME_MAX),
+  name: text('项目名称').trim().min(1, GOODS_MSG.NAME_REQUIRED).max(300, GOODS_MSG.NAME_MAX),
   tax_class_code: text({ error: GOODS_MSG.TAX_CLASS_REQUIRED })
     .trim()
     .min(1, GOODS_MSG.TAX_CLASS_REQUIRED)
