@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  isRunning,
   PASSWORD_FILE,
   readPidFile,
   recoverStalePostgres,
@@ -80,6 +81,15 @@ describe('embedded PostgreSQL', () => {
     } finally {
       await cluster.stop();
     }
+  }, 60_000);
+
+  it('stops at once when its postgres already died (a kill, a crash)', async () => {
+    const { cluster } = await startEmbeddedPostgres(dir, { quiet: true, port: 0 });
+    const pid = (await readPidFile(path.join(dir, 'pg')))!.pid;
+    process.kill(pid, 'SIGKILL');
+    while (await isRunning(pid)) await new Promise((r) => setTimeout(r, 50));
+    await cluster.stop(); // used to wait forever for an exit that had already happened
+    expect(await recoverStalePostgres(path.join(dir, 'pg'))).toBe('removed');
   }, 60_000);
 
   it('removes a pid file whose process is gone', async () => {

