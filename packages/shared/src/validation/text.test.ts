@@ -67,6 +67,12 @@ describe('hasHiddenChars', () => {
     expect(hasHiddenChars('a\n\u202E', { multiline: true })).toBe(true);
   });
 
+  it('keeps a joiner only between two emoji', () => {
+    expect(hasHiddenChars('😀\u200D😀')).toBe(false);
+    expect(hasHiddenChars('😀\u200Da')).toBe(true);
+    expect(hasHiddenChars('a\u200D😀')).toBe(true);
+  });
+
   it('reports the first refused position', () => {
     expect(hiddenCharIndex('ab\u200Bc\u0000')).toBe(2);
     expect(hiddenCharIndex('😀\uD800')).toBe(2);
@@ -75,7 +81,8 @@ describe('hasHiddenChars', () => {
   });
 
   it('property: one bad character inserted anywhere into good text is refused', () => {
-    const bad = fc.constantFrom(...BAD.flatMap(([, chars]) => chars));
+    // not the joiner: between two emoji (😀\u200D😀) it is part of the picture, tested above
+    const bad = fc.constantFrom(...BAD.flatMap(([, chars]) => chars).filter((ch) => ch !== '\u200D'));
     const good = fc.string({ unit: fc.constantFrom('张', '三', 'a', 'Z', ' ', '😀', '𠀀', '-', '1') });
     fc.assert(
       fc.property(good, bad, fc.nat(), (s, ch, at) => {
