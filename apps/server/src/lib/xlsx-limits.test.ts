@@ -21,7 +21,7 @@ import { BUYER_TAX_CODE, fillTemplate, invoiceRow, lineRow } from '../modules/ba
 import { GOODS_COLUMNS } from '../modules/goods/excel.ts';
 import { type Fixture, invoicingFixture } from '../modules/invoices/test-fixtures.ts';
 import { TITLE_COLUMNS } from '../modules/titles/excel.ts';
-import { UPLOAD_LIMITS } from './xlsx-reader.ts';
+import { openXlsx, UPLOAD_LIMITS, type XlsxLimits, XlsxRefused } from './xlsx-reader.ts';
 
 /**
  * Issue 21 H1: every Excel import (goods, buyer titles, batch issuing) is bounded before it is
@@ -356,5 +356,58 @@ describe('bounded Excel uploads (issue 21 H1)', () => {
       expect(tmpFiles()).toEqual([]);
     }
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe('openXlsx (the bounded reader itself)', () => {
+  const sheet = (rows: number) =>
+    handXlsx({
+      sheets: [
+        {
+          name: 'S',
+          repeat: {
+            head: sheetXml([['a']]).replace('</sheetData></worksheet>', ''),
+            unit: '<row r="2"><c r="A2" t="inlineStr"><is><t>x</t></is></c></row>',
+            times: rows - 1,
+            tail: '</sheetData></worksheet>',
+          },
+        },
+      ],
+    });
+  const readAll = async (buffer: Buffer, limits: XlsxLimits) => {
+    const book = await openXlsx(buffer, limits);
+    let n = 0;
+    for await (const _row of book.rows(book.sheets[0]!)) n++;
+    return n;
+  };
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => (e instanceof XlsxRefused ? e.kind : String(e)),
+    );
+
+  it('counts every <row> across inflate chunks: the limit itself passes, one more is refused', async () => {
+    const limits = { ...UPLOAD_LIMITS.list, sheetRows: 30_000 };
+    expect(await readAll(sheet(30_000), limits)).toBe(30_000);
+    expect(await refusal(readAll(sheet(30_001), limits))).toBe('too_many_rows');
+  });
+
+  it('refuses a part whose CRC does not match, and entries whose sizes together pass the total', async () => {
+    const good = handXlsx({ sheets: [{ name: 'S', xml: sheetXml([['a'], ['b']]) }] });
+    expect(await readAll(good, UPLOAD_LIMITS.list)).toBe(2);
+    const name = Buffer.from('xl/worksheets/sheet1.xml');
+    const bad = Buffer.from(good);
+    const central = bad.lastIndexOf(name) - 46;
+    bad.writeUInt32LE((bad.readUInt32LE(central + 16) ^ 1) >>> 0, central + 16);
+    expect(await refusal(readAll(bad, UPLOAD_LIMITS.list))).toBe('corrupt');
+
+    const parts = Array.from({ length: 3 }, (_, i) => ({
+      name: `xl/media/big${i}.bin`,
+      repeat: { head: '', unit: 'x', times: 30 * MB, tail: '' },
+    }));
+    const big = handXlsx({ sheets: [{ name: 'S', xml: sheetXml([['a']]) }], extra: parts });
+    const err = await openXlsx(big, UPLOAD_LIMITS.list).catch((e: XlsxRefused) => e);
+    expect(err).toBeInstanceOf(XlsxRefused);
+    expect((err as XlsxRefused).message).toContain(`合计超过${UPLOAD_LIMITS.list.totalBytes / MB}MB`);
   });
 });
