@@ -16,12 +16,15 @@ ul{list-style:none;padding:0}li{display:flex;align-items:center;justify-content:
 a.btn,button{background:#00a870;color:#fff;border:0;border-radius:4px;padding:6px 14px;font-size:14px;cursor:pointer;text-decoration:none;margin-left:8px}
 a.btn.plain,button.plain{background:#fff;color:#00a870;border:1px solid #00a870}#result{min-height:22px;font-weight:600}`;
 
-/** A small server-rendered page of the sandbox (Chinese, like the console). */
-export function page(title: string, body: string, script = ''): string {
+/**
+ * A small server-rendered page of the sandbox (Chinese, like the console). `scriptSrc` is a script
+ * file of ours: the CSP (plugins/security.ts) runs no inline script.
+ */
+export function page(title: string, body: string, scriptSrc = ''): string {
   return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title>
 <style>${STYLE}</style></head><body><main>
 <h1>${esc(title)} <span class="sandbox">沙箱</span></h1>
 ${body}
-</main>${script ? `<script>${script}</script>` : ''}</body></html>`;
+</main>${scriptSrc ? `<script src="${esc(scriptSrc)}"></script>` : ''}</body></html>`;
 }

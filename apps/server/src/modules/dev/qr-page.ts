@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { esc, page } from './html.ts';
 import { listAccounts } from './repo.ts';
 
-// Runs in the browser: posts the chosen step to the sandbox control and says what happened.
+// Runs in the browser (GET /sandbox/qr-login.js, a file: the CSP runs no inline script): posts
+// the chosen step to the sandbox control and says what happened.
 const SCRIPT = `
 const holder = document.querySelector('[data-qr-id]');
 const result = document.getElementById('result');
@@ -24,6 +25,10 @@ for (const button of document.querySelectorAll('button[data-step]')) {
 
 /** The page the login QR encodes: stands in for the phone app that scans and confirms. */
 export const qrPage: FastifyPluginAsyncZod = async (app) => {
+  app.get('/sandbox/qr-login.js', { config: { auth: 'public' } }, async (_req, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(SCRIPT),
+  );
+
   app.get(
     '/sandbox/qr-login',
     {
@@ -49,7 +54,7 @@ export const qrPage: FastifyPluginAsyncZod = async (app) => {
 <ul>${items}</ul>
 <p><button type="button" class="plain" data-step="scan">扫码</button><button type="button" data-step="confirm">确认登录</button></p>
 <p id="result" role="status"></p>`;
-      return page('扫码登录', body, SCRIPT);
+      return page('扫码登录', body, '/sandbox/qr-login.js');
     },
   );
 };

@@ -19,6 +19,16 @@ describe('GET /sandbox/qr-login', () => {
     expect(res.body).toContain(DEMO.clerk.account);
   });
 
+  it('runs its script from a file, not inline (the CSP allows no inline script)', async () => {
+    const res = await get('/sandbox/qr-login?qr_id=abc');
+    expect(res.body).toContain('<script src="/sandbox/qr-login.js"></script>');
+    expect(res.body).not.toMatch(/<script>/);
+    const js = await get('/sandbox/qr-login.js');
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toContain('text/javascript');
+    expect(js.body).toContain('/v3/dev/qr-confirm');
+  });
+
   it('escapes the qr_id it echoes', async () => {
     const res = await get(`/sandbox/qr-login?qr_id=${encodeURIComponent('"><script>x</script>')}`);
     expect(res.body).not.toContain('<script>x</script>');
