@@ -31,6 +31,26 @@ export const test = base.extend({
   baseURL: async ({}, use) => {
     await use(process.env.KAIPIAO_E2E_URL);
   },
+  // every test fails on a Content-Security-Policy violation in any of its pages or pop-ups: the
+  // console must run under the server's enforced CSP (issue 11 item 2, apps/server/src/plugins/security.ts)
+  context: async ({ context }, use) => {
+    const violations: string[] = [];
+    // a blocked eval that the page catches logs nothing: the violation event still fires
+    await context.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        console.error(
+          `Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`,
+        );
+      });
+    });
+    context.on('console', (msg) => {
+      if (/Content Security Policy|Content-Security-Policy/i.test(msg.text())) {
+        violations.push(`${msg.page()?.url() ?? ''}: ${msg.text()}`);
+      }
+    });
+    await use(context);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  },
   page: async ({ page }, use) => {
     const answer = page
       .waitForResponse((r) => r.url().includes('/v3/system/public-notice'), { timeout: 0 })

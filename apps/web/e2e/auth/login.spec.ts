@@ -39,8 +39,11 @@ test.describe('login page (/user/login)', () => {
     await expect(page.getByRole('menuitem', { name: '首页' })).toBeVisible();
     // the clerk's authority rule leaves out store management (apps/server/src/db/seed/demo.ts)
     await expect(page.getByRole('menuitem', { name: '门店管理' })).toHaveCount(0);
-    const cookies = await context.cookies();
-    expect(cookies.find((c) => c.name === 'kp_token')?.value).toBeTruthy();
+    // the server's session cookie, out of every script's reach (issue 21 M2)
+    const cookie = (await context.cookies()).find((c) => c.name === 'kp_token');
+    expect(cookie?.value).toBeTruthy();
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('kp_token');
   });
 
   test('refuses a wrong password with the 提示 dialog and asks for a new picture code', async ({ page }) => {

@@ -6,6 +6,12 @@ test.describe('log out', () => {
     const token = (await context.cookies()).find((c) => c.name === 'kp_token')?.value;
     expect(token).toBeTruthy();
 
+    // a link on another site (GET with the cookie alone) does not end the session (issue 21 L3)
+    const link = await page.request.get('/v3/user/logout');
+    expect((await link.json()).code).toBe(12006);
+    expect((await page.request.get('/v3/user/info')).ok()).toBe(true);
+    expect((await (await page.request.get('/v3/user/info')).json()).code).toBe(0);
+
     await openUserMenu(page, CLERK.nickname);
     await page.getByRole('button', { name: '退出登录' }).click();
     await expect(page).toHaveURL(/\/user\/login$/);

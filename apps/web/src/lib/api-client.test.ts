@@ -9,7 +9,6 @@ function json(body: unknown, status = 200) {
 function setup(reply: (url: string, init: RequestInit) => Promise<Response>) {
   const fetch = vi.fn(reply);
   const deps: ApiDeps = {
-    getToken: () => 'tok-1',
     getScope: () => ({ client_id: 7, sid: -1 }),
     navigate: vi.fn(),
     alert: vi.fn(),
@@ -34,12 +33,14 @@ const hang = async (_url: string, init: RequestInit) =>
   });
 
 describe('api client', () => {
-  it('returns data and adds the token header and client_id/sid params when code is 0', async () => {
+  it('returns data and adds the client_id/sid params, never a token header, when code is 0', async () => {
     const { api, fetch } = setup(ok({ a: 1 }));
     await expect(api.get('/v3/user/info')).resolves.toEqual({ a: 1 });
     const [url, init] = fetch.mock.calls[0];
     expect(url).toBe('/v3/user/info?client_id=7&sid=-1');
-    expect((init.headers as Record<string, string>)['access-token']).toBe('tok-1');
+    // the session is the server's HttpOnly cookie, which the browser sends by itself
+    expect((init.headers as Record<string, string>)['access-token']).toBeUndefined();
+    expect(init.credentials ?? 'same-origin').toBe('same-origin');
   });
 
   it('puts client_id/sid in the query of a POST and the payload in a JSON body', async () => {

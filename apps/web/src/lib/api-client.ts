@@ -7,8 +7,9 @@ import { buildUrl, type Params } from './build-url.ts';
 // One HTTP client for every call (spec §7, §8). Navigation, dialogs and sign-out are injected so
 // the outcome mapping is unit-tested without a browser or a router.
 
+// The session travels as the server's HttpOnly cookie, which fetch sends to our own origin by
+// itself; this client never sees the token (the access-token header is for other API clients).
 export type ApiDeps = {
-  getToken: () => string | undefined;
   /** selected business and store, added to every call (spec §7) */
   getScope: () => { client_id?: number; sid?: number };
   navigate: (to: string) => void;
@@ -82,8 +83,6 @@ export function createApiClient(getDeps: () => ApiDeps): ApiClient {
     const onAbort = () => controller.abort();
     options.signal?.addEventListener('abort', onAbort);
     const headers: Record<string, string> = {};
-    const token = deps.getToken();
-    if (token) headers['access-token'] = token;
     if (method === 'POST') headers['content-type'] = 'application/json';
     try {
       const url = buildUrl(path, { ...deps.getScope(), ...options.params });

@@ -1,4 +1,4 @@
-import { currentToken, useSessionStore } from '../stores/session-store.ts';
+import { useSessionStore } from '../stores/session-store.ts';
 import { useTabsStore } from '../stores/tabs-store.ts';
 import { alertError, toastError } from './antd/feedback.ts';
 import { type ApiDeps, createApiClient } from './api-client.ts';
@@ -13,7 +13,6 @@ export function signOutLocally() {
 }
 
 const deps: ApiDeps = {
-  getToken: currentToken,
   getScope: () => {
     const { business, store } = useSessionStore.getState();
     return { client_id: business?.client_id, sid: store?.client_store_id };

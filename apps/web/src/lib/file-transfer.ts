@@ -1,22 +1,17 @@
 import { TIMEOUTS } from '@kaipiao/shared/constants/menu';
 import { CODE } from '@kaipiao/shared/errors/codes';
 import { MSG } from '@kaipiao/shared/validation/messages';
-import { currentToken, useSessionStore } from '../stores/session-store.ts';
+import { useSessionStore } from '../stores/session-store.ts';
 import { ApiError } from './api-error.ts';
 import { buildUrl, type Params } from './build-url.ts';
 
-// File calls the JSON client does not cover: .xlsx downloads and multipart uploads. Same token and
-// scope (spec §7); an envelope with a non-zero code becomes an ApiError the caller shows. (The page
+// File calls the JSON client does not cover: .xlsx downloads and multipart uploads. Same session
+// (the server's HttpOnly cookie) and scope (spec §7); an envelope with a non-zero code becomes an ApiError the caller shows. (The page
 // that offers the file has just passed the same session and menu checks with a JSON call.)
 
 function scopedUrl(path: string, params: Params = {}) {
   const { business, store } = useSessionStore.getState();
   return buildUrl(path, { client_id: business?.client_id, sid: store?.client_store_id, ...params });
-}
-
-function headers(): Record<string, string> {
-  const token = currentToken();
-  return token ? { 'access-token': token } : {};
 }
 
 async function send(url: string, init: RequestInit, timeout: number): Promise<Response> {
@@ -53,7 +48,7 @@ function filenameOf(res: Response, fallback: string): string {
 
 /** Downloads a file (GET) and hands it to the browser; throws ApiError on an error envelope. */
 export async function downloadFile(path: string, params: Params, fallbackName: string): Promise<void> {
-  const res = await send(scopedUrl(path, params), { headers: headers() }, TIMEOUTS.long);
+  const res = await send(scopedUrl(path, params), {}, TIMEOUTS.long);
   const type = res.headers.get('content-type') ?? '';
   if (!res.ok || type.includes('application/json')) throw await envelopeError(res);
   const blob = await res.blob();
@@ -71,7 +66,7 @@ export async function downloadFile(path: string, params: Params, fallbackName: s
 export async function uploadFile<T>(path: string, file: File | Blob, filename?: string): Promise<T> {
   const form = new FormData();
   form.append('file', file, filename ?? (file instanceof File ? file.name : 'upload.xlsx'));
-  const res = await send(scopedUrl(path), { method: 'POST', headers: headers(), body: form }, TIMEOUTS.long);
+  const res = await send(scopedUrl(path), { method: 'POST', body: form }, TIMEOUTS.long);
   if (!res.ok) throw await envelopeError(res);
   const env = (await res.json().catch(() => null)) as {
     code?: number;

@@ -11,5 +11,5 @@ export const queryClient = new QueryClient({
 
 // Signing out drops every cached answer (menu, lists) with the session.
 useSessionStore.subscribe((state, prev) => {
-  if (prev.token && !state.token) queryClient.clear();
+  if (prev.signedIn && !state.signedIn) queryClient.clear();
 });

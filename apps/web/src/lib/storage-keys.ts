@@ -1,7 +1,10 @@
 // Every browser-storage key the console uses, in one place.
 export const STORAGE_KEYS = {
-  /** cookie: session token, ~2 h (spec §3) */
-  token: 'kp_token',
+  /**
+   * localStorage: until when (epoch ms) the session lives. The token itself is the server's
+   * HttpOnly cookie `kp_token` (~2 h, spec §3): no script of ours reads or writes it.
+   */
+  signedInUntil: 'kp_signed_in_until',
   /** localStorage: trusted-device id returned by login */
   secureId: 'kp_secure_id',
   /** sessionStorage: selected business/store, user, source, platform, flags */

@@ -1,11 +1,12 @@
 import type { UserInfo } from '@kaipiao/shared';
-import Cookies from 'js-cookie';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { readJson, STORAGE_KEYS } from '../lib/storage-keys.ts';
 
-// spec §3 session storage: token in a cookie (~2 h); the rest in sessionStorage, seeded from the
-// last selection in localStorage when a new tab starts with an empty sessionStorage.
+// spec §3 session storage: the token is an HttpOnly cookie the server sets on sign-in and clears on
+// logout (~2 h; no script can read it, so an injected script cannot steal it); this store keeps only
+// until when it lives, and the rest in sessionStorage, seeded from the last selection in
+// localStorage when a new tab starts with an empty sessionStorage.
 
 export type Business = {
   client_id: number;
@@ -19,7 +20,6 @@ export type WxworkInfo = { corp_id: string; qw_user_id: string; role: number; is
 type LastSelection = { user_id: number; business: Business; store: SelectedStore };
 
 export type SignIn = {
-  token: string;
   expires_in?: number;
   user?: UserInfo;
   source?: string;
@@ -27,7 +27,8 @@ export type SignIn = {
 };
 
 type SessionData = {
-  token: string | undefined;
+  /** signed in on this browser (the cookie's lifetime, as the sign-in answer gave it) */
+  signedIn: boolean;
   business: Business | null;
   store: SelectedStore | null;
   user: UserInfo | null;
@@ -45,14 +46,14 @@ type SessionActions = {
   setWxwork: (info: WxworkInfo | null) => void;
   select: (business: Business, store: SelectedStore) => void;
   setFirstTime: (value: boolean) => void;
-  /** logout / 401: token, user, business, store and login source cleared */
+  /** logout / 401: session, user, business, store and login source cleared */
   reset: () => void;
 };
 
-const readToken = () => Cookies.get(STORAGE_KEYS.token) || undefined;
+const readSignedIn = () => Number(localStorage.getItem(STORAGE_KEYS.signedInUntil)) > Date.now();
 const lastSelection = () => readJson<LastSelection>(localStorage, STORAGE_KEYS.lastSelection);
 
-const empty: Omit<SessionData, 'token'> = {
+const empty: Omit<SessionData, 'signedIn'> = {
   business: null,
   store: null,
   user: null,
@@ -67,16 +68,17 @@ export const useSessionStore = create<SessionData & SessionActions>()(
   persist(
     (set, get) => ({
       ...empty,
-      token: readToken(),
+      signedIn: readSignedIn(),
       business: lastSelection()?.business ?? null,
       store: lastSelection()?.store ?? null,
-      signIn: ({ token, expires_in, user, source, platform }) => {
-        const days = (expires_in ?? 7200) / 86_400;
-        Cookies.set(STORAGE_KEYS.token, token, { expires: days, sameSite: 'lax' });
+      signIn: ({ expires_in, user, source, platform }) => {
+        // the server has set the cookie with the answer; remember how long it lives
+        const until = Date.now() + (expires_in ?? 7200) * 1000;
+        localStorage.setItem(STORAGE_KEYS.signedInUntil, String(until));
         const last = lastSelection();
         const keep = user && last?.user_id === user.user_id;
         set({
-          token,
+          signedIn: true,
           user: user ?? get().user,
           source: source ?? user?.source ?? get().source,
           platform: platform ?? user?.platform ?? get().platform,
@@ -98,15 +100,15 @@ export const useSessionStore = create<SessionData & SessionActions>()(
       },
       setFirstTime: (firstTime) => set({ firstTime }),
       reset: () => {
-        Cookies.remove(STORAGE_KEYS.token);
+        localStorage.removeItem(STORAGE_KEYS.signedInUntil);
         localStorage.removeItem(STORAGE_KEYS.lastSelection);
-        set({ ...empty, token: undefined });
+        set({ ...empty, signedIn: false });
       },
     }),
     {
       name: STORAGE_KEYS.session,
       storage: createJSONStorage(() => sessionStorage),
-      partialize: ({ token: _token, ...data }) => ({
+      partialize: ({ signedIn: _signedIn, ...data }) => ({
         business: data.business,
         store: data.store,
         user: data.user,
@@ -120,5 +122,5 @@ export const useSessionStore = create<SessionData & SessionActions>()(
   ),
 );
 
-/** The token as the cookie has it now (it may have expired since the store was read). */
-export const currentToken = readToken;
+/** Whether the session still lives now (it may have expired since the store was read). */
+export const isSignedIn = readSignedIn;

@@ -1,12 +1,12 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { readLoginEntry } from '../../features/auth/utils/login-routing.ts';
-import { currentToken, useSessionStore } from '../../stores/session-store.ts';
+import { isSignedIn, useSessionStore } from '../../stores/session-store.ts';
 
-// spec §4 guard: protected paths need a token; /user/login with a token goes to /.
+// spec §4 guard: protected paths need a session; /user/login with a session goes to /.
 
 export function useHasToken(): boolean {
-  const token = useSessionStore((s) => s.token);
-  return Boolean(token && currentToken());
+  const signedIn = useSessionStore((s) => s.signedIn);
+  return signedIn && isSignedIn();
 }
 
 export function loginRedirectPath(pathname: string, search: string): string {

@@ -15,7 +15,6 @@ export const setBuyerToast = (fn: (content: string) => void) => {
 };
 
 const deps: ApiDeps = {
-  getToken: () => undefined,
   getScope: () => ({}),
   navigate: () => undefined,
   alert: (_title, content) => toast(content),

@@ -84,7 +84,7 @@ describe('BatchPage', { timeout: 60_000 }, () => {
   let upload: () => Response;
   beforeEach(() => {
     useSessionStore.setState({
-      token: 't',
+      signedIn: true,
       business: {
         client_id: 5,
         name: '杭州云栈软件科技有限公司',

@@ -23,11 +23,17 @@ export function printCode(c: ScanCode, sellerName: string) {
 h2{font-size:16px;font-weight:normal;color:#555;margin:4px 0 12px}img{width:280px;height:280px}
 p{margin:6px 0;color:#333}.amt{font-size:18px;font-weight:bold}.tip{color:#888;font-size:13px}</style></head>
 <body><h1>扫码开发票</h1><h2>${esc(sellerName)} · ${esc(codeTitle(c))}</h2>
-<img src="${img}" alt="开票二维码" onload="setTimeout(function(){window.print()},50)">${amount}
+<img src="${img}" alt="开票二维码">${amount}
 <p>微信、支付宝或手机相机扫码，填写抬头即可开票</p>
 ${c.expires_at ? `<p class="tip">有效期至 ${esc(new Date(c.expires_at).toLocaleString('zh-CN', { hour12: false }))}</p>` : ''}
 </body></html>`);
   w.document.close();
+  // printed once the code has loaded; the listener lives here, since the window inherits the
+  // console's CSP, which runs no inline handler
+  const image = w.document.querySelector('img');
+  const print = () => setTimeout(() => w.print(), 50);
+  if (!image || image.complete) print();
+  else image.addEventListener('load', print, { once: true });
 }
 
 /** A code with its QR image and print / download / copy-link actions. */
