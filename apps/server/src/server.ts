@@ -13,6 +13,7 @@ import { connectDb, runMigrations } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { seedDemo } from './db/seed/demo.ts';
 import { checkProductionAccounts } from './db/seed/production-check.ts';
+import { secretKey } from './lib/secret-box.ts';
 
 async function ensureDatabase(adminUrl: string, name: string) {
   const c = new pg.Client(adminUrl);
@@ -34,6 +35,8 @@ async function main() {
     await ensureDatabase(cluster.url('postgres'), 'kaipiao');
     url = cluster.url('kaipiao');
     console.log(`[kaipiao] embedded PostgreSQL on port ${cluster.port}, data in ${env.dataDir}`);
+    // the secret box's key beside the database (unless KAIPIAO_SECRET_KEY gives it), made now
+    await secretKey(env.dataDir);
   }
   const dbHandle = connectDb(url);
   await runMigrations(dbHandle);

@@ -92,6 +92,12 @@ describe('loadEnv', () => {
       KAIPIAO_CHANNEL: 'sandbox',
     });
     expect(productionRefusals(ready)).toEqual([]);
+    // an external database: every process needs the same secret key
+    const external = { ...ready, DATABASE_URL: 'postgres://u:p@db.example.com:5432/kaipiao' };
+    expect(productionRefusals(external).join()).toMatch(/KAIPIAO_SECRET_KEY/);
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(productionRefusals({ ...external, KAIPIAO_SECRET_KEY: key })).toEqual([]);
+    expect(() => loadEnv({ KAIPIAO_SECRET_KEY: 'c2hvcnQ=' })).toThrow(/KAIPIAO_SECRET_KEY must be 32 bytes/);
     expect(() => loadEnv({ KAIPIAO_SMS_URL: 'ftp://sms' })).toThrow(/KAIPIAO_SMS_URL/);
     expect(() => loadEnv({ KAIPIAO_CHANNEL: 'bureau' })).toThrow();
   });

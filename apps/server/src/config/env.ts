@@ -61,6 +61,18 @@ const envSchema = z.object({
    * `KAIPIAO_CHANNEL=sandbox` says so (a trial of the production build, not real invoices).
    */
   KAIPIAO_CHANNEL: z.preprocess(blankAsUnset, z.enum(['sandbox']).optional()),
+  /**
+   * 32 bytes, base64: the secret box's key (lib/secret-box.ts). Unset: `<data dir>/secret.key`,
+   * generated on the first start; production on an external DATABASE_URL requires it (every
+   * process must seal and open with the same key).
+   */
+  KAIPIAO_SECRET_KEY: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'KAIPIAO_SECRET_KEY must be 32 bytes, base64')
+      .optional(),
+  ),
   /** The From of invoice e-mails. */
   KAIPIAO_MAIL_FROM: z.string().default('开票台 <invoice@kaipiao.local>'),
   /**
@@ -163,6 +175,12 @@ export function productionRefusals(env: Env): string[] {
   if (!env.KAIPIAO_SMTP_URL) {
     missing.push(
       'KAIPIAO_SMTP_URL：发信服务器 smtp(s)://user:pass@host:port（生产环境不使用邮件沙箱）。the SMTP server (production has no e-mail sandbox)',
+    );
+  }
+  if (env.DATABASE_URL && !env.KAIPIAO_SECRET_KEY) {
+    missing.push(
+      'KAIPIAO_SECRET_KEY：使用外部数据库（DATABASE_URL）时，所有进程必须用同一把密钥（32 字节 base64，如 `openssl rand -base64 32`）。' +
+        'every process on an external DATABASE_URL must share one key (32 bytes, base64)',
     );
   }
   if (env.KAIPIAO_CHANNEL !== 'sandbox') {

@@ -1,9 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { serverKeys } from '../../db/schema/index.ts';
-import { openSecret } from '../../lib/secret-box.ts';
+import { openSecret, sealSecret } from '../../lib/secret-box.ts';
 
 describe('the login RSA key at rest', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -36,5 +39,21 @@ describe('the login RSA key at rest', () => {
     const [row] = await t.db.select().from(serverKeys).where(eq(serverKeys.id, 'legacy'));
     expect(row!.privateKey.startsWith('v1.')).toBe(true);
     expect(await openSecret(t.app.env.dataDir, row!.privateKey)).toBe(privateKey);
+  });
+
+  it('makes a new pair when the stored one was sealed under another secret key', async () => {
+    const { publicKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    // sealed with a key this process does not have (another data dir's secret.key)
+    const foreign = await sealSecret(await mkdtemp(path.join(os.tmpdir(), 'kp-foreign-')), 'x');
+    await t.db
+      .insert(serverKeys)
+      .values({ id: 'foreign', publicKey, privateKey: foreign, createdAt: new Date(Date.now() + 120_000) });
+    const other = await buildTestApp({ reuse: t });
+    expect((await call(other.app, 'GET', '/v3/user/public-key')).json.data.key_id).not.toBe('foreign');
+    expect(await login(other.app, DEMO.clerk.account)).toBeTruthy();
   });
 });

@@ -24,9 +24,14 @@ const secretDir = () => {
  * A stored row with its private key opened. A row written before keys were sealed holds the PEM
  * in clear text: it is sealed in place now (no migration needed; the `v1.` prefix tells them apart).
  */
-async function opened(db: Db, row: typeof serverKeys.$inferSelect): Promise<KeyPair> {
+async function opened(db: Db, row: typeof serverKeys.$inferSelect): Promise<KeyPair | undefined> {
   const stored = row.privateKey;
-  if (stored.startsWith('v1.')) return { ...row, privateKey: await openSecret(secretDir(), stored) };
+  if (stored.startsWith('v1.')) {
+    // sealed under another secret key (a lost data dir, a process without KAIPIAO_SECRET_KEY):
+    // unusable here, so a new pair is made rather than every login failing
+    const privateKey = await openSecret(secretDir(), stored).catch(() => null);
+    return privateKey ? { ...row, privateKey } : undefined;
+  }
   await db
     .update(serverKeys)
     .set({ privateKey: await sealSecret(secretDir(), stored) })
@@ -58,11 +63,13 @@ export async function currentKey(db: Db): Promise<KeyPair> {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
+    const id = randomToken(6);
     await db
       .insert(serverKeys)
-      .values({ id: randomToken(6), publicKey, privateKey: await sealSecret(secretDir(), privateKey) })
+      .values({ id, publicKey, privateKey: await sealSecret(secretDir(), privateKey) })
       .onConflictDoNothing();
-    key = (await newest(db))!;
+    // the newest pair: another process's made at the same moment, else ours
+    key = (await newest(db)) ?? { id, publicKey, privateKey };
   }
   current.set(db, key);
   return key;
@@ -80,7 +87,7 @@ async function keyById(db: Db, id: string): Promise<KeyPair | undefined> {
   const [row] = await db.select().from(serverKeys).where(eq(serverKeys.id, id)).limit(1);
   if (!row) return undefined;
   const key = await opened(db, row);
-  map.set(id, key);
+  if (key) map.set(id, key);
   return key;
 }
 
