@@ -74,6 +74,10 @@ export default async function globalSetup() {
     LOG_LEVEL: 'warn',
   };
   delete env.DATABASE_URL; // always a fresh embedded database
+  // one secret key for this server and any second process a spec starts on its database (they
+  // open each other's sealed secrets: the login key, tax-account passwords)
+  env.KAIPIAO_SECRET_KEY = process.env.KAIPIAO_SECRET_KEY ?? randomBytes(32).toString('base64');
+  process.env.KAIPIAO_SECRET_KEY = env.KAIPIAO_SECRET_KEY;
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['apps/server/src/server.ts'], {
     cwd: ROOT,
     env,
