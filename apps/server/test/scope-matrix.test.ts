@@ -1,4 +1,4 @@
-import { CODE, MENU, SESSION_CODE } from '@kaipiao/shared';
+import { CODE, INVOICE_CODE, MENU, QUERY_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate, invoiceRow, lineRow } from '../src/modules/batches/test-utils.ts';
@@ -27,6 +27,8 @@ type Rows = {
   request: number;
   batch: number;
   device: number;
+  /** a 数电 account bound to this store alone (real-name login) */
+  digital: number;
   account: number;
 };
 type Actor = { name: string; token: string; client: number; sid: number };
@@ -37,6 +39,8 @@ type Probe = {
   foreign?: (a: Actor, t: Rows) => Req[];
   /** a list's own check that it holds none of the other store's rows (beyond the marks) */
   hides?: (j: Json, t: Rows) => boolean;
+  /** the refusal a clerk of the same business gets when it is not 12003, and why */
+  refusal?: number;
   /** a route that answers a foreign id with an empty result instead of a refusal: what it must answer */
   accept?: (j: Json) => boolean;
 };
@@ -142,6 +146,8 @@ const PROBES: Record<string, Probe> = {
   // issuing
   'POST /v3/online-invoicing/blue': {
     foreign: (a, t) => [post(`/v3/online-invoicing/blue?${q(a)}`, payload(t.device, { invoiceType: '004' }))],
+    // the issuing rule's own words: 该开票设备未绑定当前门店，请选择本门店的设备
+    refusal: INVOICE_CODE.DEVICE_NOT_BOUND,
   },
   'GET /v3/online-invoicing/result': {
     foreign: (a, t) => [get(`/v3/online-invoicing/result?${q(a)}&serial_no=${t.serial}`)],
@@ -168,6 +174,8 @@ const PROBES: Record<string, Probe> = {
     foreign: (a, t) => [
       post(`/v3/invoice-export/create?${q(a)}`, { kind: 'excel', invoice_ids: [t.invoice] }),
     ],
+    // an export covers the caller's stores only: another store's invoice leaves nothing to export
+    refusal: QUERY_CODE.EXPORT_EMPTY,
   },
   'POST /v3/invoice-export/list': {
     list: (a) => [post(`/v3/invoice-export/list?${q(a)}`, { page: 1, page_size: 30 })],
@@ -276,28 +284,28 @@ const PROBES: Record<string, Probe> = {
   },
   // real-name login of a device
   'GET /v3/equipment/get-real-person-auth': {
-    foreign: (a, t) => [get(`/v3/equipment/get-real-person-auth?${q(a)}&device_id=${t.device}`)],
+    foreign: (a, t) => [get(`/v3/equipment/get-real-person-auth?${q(a)}&device_id=${t.digital}`)],
   },
   'POST /v3/equipment/jc-get-qr-code': {
-    foreign: (a, t) => [post(`/v3/equipment/jc-get-qr-code?${q(a)}`, { device_id: t.device })],
+    foreign: (a, t) => [post(`/v3/equipment/jc-get-qr-code?${q(a)}`, { device_id: t.digital })],
   },
   'POST /v3/equipment/get-sms-tax-station': {
-    foreign: (a, t) => [post(`/v3/equipment/get-sms-tax-station?${q(a)}`, { device_id: t.device })],
+    foreign: (a, t) => [post(`/v3/equipment/get-sms-tax-station?${q(a)}`, { device_id: t.digital })],
   },
   'POST /v3/equipment/get-sms-autonomous-tax-station': {
     foreign: (a, t) => [
-      post(`/v3/equipment/get-sms-autonomous-tax-station?${q(a)}`, { device_id: t.device }),
+      post(`/v3/equipment/get-sms-autonomous-tax-station?${q(a)}`, { device_id: t.digital }),
     ],
   },
   'POST /v3/equipment/sms-login-tax-station': {
     foreign: (a, t) => [
-      post(`/v3/equipment/sms-login-tax-station?${q(a)}`, { device_id: t.device, sms_code: '123456' }),
+      post(`/v3/equipment/sms-login-tax-station?${q(a)}`, { device_id: t.digital, sms_code: '123456' }),
     ],
   },
   'POST /v3/equipment/sms-login-autonomous-tax-station': {
     foreign: (a, t) => [
       post(`/v3/equipment/sms-login-autonomous-tax-station?${q(a)}`, {
-        device_id: t.device,
+        device_id: t.digital,
         sms_code: '123456',
       }),
     ],
@@ -311,8 +319,8 @@ const ELSEWHERE: Record<string, string> = {
 
 /** Everything a store's rows are recognisable by in an answer. */
 const MARKS: Record<'HQ' | 'BJ', string[]> = {
-  HQ: ['文三路总部', '文三路标记', '税务UKey（总部）', '金税盘（主盘）'],
-  BJ: ['滨江研发中心', '滨江标记', '金税盘（分盘1）'],
+  HQ: ['文三路总部', '文三路标记', '税务UKey（总部）', '金税盘（主盘）', 'DIG-HQ-0001'],
+  BJ: ['滨江研发中心', '滨江标记', '金税盘（分盘1）', 'DIG-BJ-0001'],
 };
 
 /** The state of every store-owned table, to prove a refusal changed nothing. */
@@ -516,7 +524,17 @@ describe('store scope on every store route (the matrix)', () => {
           values (${ids.software}, ${device}, ${`acct-${key}`}, 'x', '13900000000', '01', ${`${mark}办税员`}, 'GP900000')
           returning id`)
       ).rows[0]!.id;
+      const digital = (
+        await db.execute<{ id: number }>(sql`
+          insert into tax_devices (client_id, kind, channel, name, device_no, extension_no, area_code, invoice_types,
+            per_invoice_limit, monthly_quota, online, status)
+          select client_id, kind, channel, ${`${mark}数电账户`}, ${`DIG-${key}-0001`}, extension_no, area_code, invoice_types,
+            per_invoice_limit, monthly_quota, online, status
+          from tax_devices where id = ${ids.digital} returning id`)
+      ).rows[0]!.id;
+      await db.execute(sql`insert into device_stores (device_id, store_id) values (${digital}, ${store})`);
       rows[key] = {
+        digital,
         store,
         invoice,
         serial: body.serial_no,
@@ -570,6 +588,14 @@ describe('store scope on every store route (the matrix)', () => {
           if (res.status >= 500) problems.push(`${route}: HTTP ${res.status}`);
           else if (probe.accept ? !probe.accept(res.json) : !isRefusal(res.json))
             problems.push(`${route} ${r.path}: not refused (code ${res.json.code} ${res.json.message})`);
+          else if (
+            who !== 'otherAdmin' &&
+            !probe.accept &&
+            res.json.code !== (probe.refusal ?? SESSION_CODE.STORE_NOT_PERMITTED)
+          )
+            problems.push(
+              `${route}: refused with ${res.json.code} ${res.json.message}, not 无权限操作该门店`,
+            );
           if (before !== after) problems.push(`${route}: changed the database`);
           const leaked = marks.filter((m) => res.text.includes(m));
           if (leaked.length) problems.push(`${route} refusal leaks ${leaked.join('、')}`);

@@ -149,3 +149,37 @@ export function employeeScope(scope: Scope): Scope {
   const ids = scope.permittedStoreIds === null ? null : [...scope.permittedStoreIds];
   return { ...scope, storeIds: ids };
 }
+
+/**
+ * Refuses (12003 无权限操作该门店) a row of a store the employee may not use, whatever store is
+ * selected: for single rows named by id (a batch, a scan code, an invoice's documents), found first
+ * within the business so that a missing id and another business's id stay "not found".
+ */
+export function assertEmployeeStore(scope: Scope, storeId: number | null | undefined): void {
+  assertStore(employeeScope(scope), storeId);
+}
+
+type Exec = { execute: (q: SQL) => Promise<{ rows: unknown[] }> };
+
+/**
+ * Refuses (12003) a row of the business that lies in a store outside `scope`: `storeOf` is a query
+ * giving the row's store id(s) within the business (none = not the business's, left to the caller's
+ * own not-found). For rows found by id when the scoped query missed them.
+ */
+export async function refuseIfOtherStore(db: Exec, storeOf: SQL): Promise<void> {
+  const res = await db.execute(storeOf);
+  if (res.rows.length > 0) throw storeRefused();
+}
+
+/**
+ * A device named by id must be one the employee may use (bound to or granted to one of its stores):
+ * a device of the business outside them is refused with 12003; an unknown id is left to the caller.
+ */
+export async function assertDeviceInScope(db: Exec, scope: Scope, deviceId: number): Promise<void> {
+  const s = employeeScope(scope);
+  if (s.storeIds === null) return;
+  const res = await db.execute(sql`
+    select ${deviceSql(s, sql`d.id`)} as ok from tax_devices d where d.id = ${deviceId} and d.client_id = ${scope.clientId}`);
+  const row = res.rows[0] as { ok: boolean } | undefined;
+  if (row && !row.ok) throw storeRefused();
+}

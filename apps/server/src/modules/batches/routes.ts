@@ -17,6 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { assertEmployeeStore } from '../../lib/scope.ts';
 import { UPLOAD_LIMITS } from '../../lib/xlsx-reader.ts';
 import * as repo from './repo.ts';
 import { resultWorkbook } from './result.ts';
@@ -41,13 +42,11 @@ function assertBatchAccess(req: FastifyRequest): void {
   if (!entry || (entry.is_auth !== 1 && !grayForBookkeepingOnly)) throw new AppError(CODE.FORBIDDEN);
 }
 
-/** The batch, if it belongs to the business and one of the user's stores; else 17001. */
+/** The batch, if it belongs to the business (else 17001) and one of the user's stores (else 12003). */
 async function ownBatch(req: FastifyRequest, batchId: number): Promise<repo.BatchRecord> {
-  const access = req.access!;
-  const b = await repo.findBatch(req.server.db, access.clientId, batchId);
-  if (!b || (access.storeIds !== null && !access.storeIds.has(b.store_id))) {
-    throw new AppError(BATCH_CODE.NOT_FOUND);
-  }
+  const b = await repo.findBatch(req.server.db, req.scope!.clientId, batchId);
+  if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
+  assertEmployeeStore(req.scope!, b.store_id);
   return b;
 }
 

@@ -1,4 +1,4 @@
-import { DEVICE_CODE } from '@kaipiao/shared';
+import { DEVICE_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
@@ -85,7 +85,7 @@ describe('devices, tax accounts, stock and filing', () => {
       token: f.clerk,
       query: `id=${f.ids.goldenBranch}`,
     });
-    expect(clerkView.json.code).toBe(DEVICE_CODE.DEVICE_NOT_FOUND);
+    expect(clerkView.json).toMatchObject({ code: SESSION_CODE.STORE_NOT_PERMITTED, data: null });
   });
 
   it('white list: the account page and its calls only for a business with a white-listed account', async () => {

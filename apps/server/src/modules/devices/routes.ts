@@ -15,11 +15,13 @@ import {
   taxAccountBodySchema,
   taxAccountItemSchema,
 } from '@kaipiao/shared/schemas/devices';
+import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { refuseIfOtherStore } from '../../lib/scope.ts';
 import { defineFilingLockJob } from './filing-locks.ts';
 import * as service from './service.ts';
 
@@ -85,7 +87,13 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         const own = (await service.listStores(app, req.access!, true)).some(
           (s) => s.client_store_id === storeId,
         );
-        if (!own) throw new AppError(DEVICE_CODE.STORE_NOT_FOUND);
+        if (!own) {
+          await refuseIfOtherStore(
+            app.db,
+            sql`select 1 from client_stores where id = ${storeId} and client_id = ${req.access!.clientId}`,
+          );
+          throw new AppError(DEVICE_CODE.STORE_NOT_FOUND);
+        }
       }
       return ok(await service.listDevices(app, req.access!, storeId));
     },

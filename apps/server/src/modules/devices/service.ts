@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../channels/numbers.ts';
 import { addNumberRange, shanghaiParts } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { deviceSql, storeSql } from '../../lib/scope.ts';
+import { deviceSql, refuseIfOtherStore, storeRefused, storeSql } from '../../lib/scope.ts';
 import { sealSecret } from '../../lib/secret-box.ts';
 import type { ClientAccess } from '../session/access.ts';
 import { filesMonthly, filingClock, filingFlags, filingRefusal, isLiable } from './filing.ts';
@@ -101,7 +101,7 @@ export async function loadDevice(db: DbOrTx, access: ClientAccess, id: number, l
   const row = res.rows[0];
   if (!row) throw new AppError(DEVICE_CODE.DEVICE_NOT_FOUND);
   if (access.storeIds && !(row.stores ?? []).some((s) => access.storeIds!.has(s.client_store_id))) {
-    throw new AppError(DEVICE_CODE.DEVICE_NOT_FOUND);
+    throw storeRefused();
   }
   return toDevice(row);
 }
@@ -226,11 +226,11 @@ export async function saveStore(
   return app.db.transaction(async (tx) => {
     let id = body.client_store_id;
     if (id !== undefined) {
-      if (access.storeIds && !access.storeIds.has(id)) throw new AppError(DEVICE_CODE.STORE_NOT_FOUND);
       const r = await tx.execute(
         sql`select 1 from client_stores where id = ${id} and client_id = ${access.clientId}`,
       );
       if (r.rows.length === 0) throw new AppError(DEVICE_CODE.STORE_NOT_FOUND);
+      if (access.storeIds && !access.storeIds.has(id)) throw storeRefused();
     }
     const taken = await tx.execute(
       sql`select 1 from client_stores where client_id = ${access.clientId} and code = ${body.code} and id <> ${id ?? 0}`,
@@ -268,7 +268,13 @@ export async function saveStore(
 }
 
 export async function setStoreStatus(app: App, access: ClientAccess, id: number, status: string) {
-  if (access.storeIds && !access.storeIds.has(id)) throw new AppError(DEVICE_CODE.STORE_NOT_FOUND);
+  if (access.storeIds && !access.storeIds.has(id)) {
+    await refuseIfOtherStore(
+      app.db,
+      sql`select 1 from client_stores where id = ${id} and client_id = ${access.clientId}`,
+    );
+    throw new AppError(DEVICE_CODE.STORE_NOT_FOUND);
+  }
   const r = await app.db.execute(
     sql`update client_stores set status = ${status} where id = ${id} and client_id = ${access.clientId} returning id`,
   );
@@ -377,7 +383,13 @@ export async function saveAccount(app: App, access: ClientAccess, body: Required
           session_expires_at = case when ${sealed}::text is null and account = ${body.account} then session_expires_at else null end,
           updated_at = now()
         where id = ${id} and client_id = ${access.clientId} and ${accountInScope(access)} returning id`);
-      if (r.rows.length === 0) throw new AppError(DEVICE_CODE.ACCOUNT_NOT_FOUND);
+      if (r.rows.length === 0) {
+        await refuseIfOtherStore(
+          tx,
+          sql`select 1 from tax_accounts where id = ${id} and client_id = ${access.clientId}`,
+        );
+        throw new AppError(DEVICE_CODE.ACCOUNT_NOT_FOUND);
+      }
     }
     await syncWhiteList(tx, access.clientId);
     return id;
@@ -389,7 +401,13 @@ export async function setAccountStatus(app: App, access: ClientAccess, id: numbe
     sql`update tax_accounts a set status = ${status}, updated_at = now()
       where id = ${id} and client_id = ${access.clientId} and ${accountInScope(access)} returning id`,
   );
-  if (r.rows.length === 0) throw new AppError(DEVICE_CODE.ACCOUNT_NOT_FOUND);
+  if (r.rows.length === 0) {
+    await refuseIfOtherStore(
+      app.db,
+      sql`select 1 from tax_accounts where id = ${id} and client_id = ${access.clientId}`,
+    );
+    throw new AppError(DEVICE_CODE.ACCOUNT_NOT_FOUND);
+  }
   await syncWhiteList(app.db, access.clientId);
 }
 

@@ -1,4 +1,4 @@
-import { CODE, DOC_CODE, toChineseCapital } from '@kaipiao/shared';
+import { CODE, DOC_CODE, SESSION_CODE, toChineseCapital } from '@kaipiao/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, demoIds, login } from '../../../test/helper.ts';
@@ -146,7 +146,11 @@ describe('invoice documents: download and e-mail', () => {
         url: `/v3/invoice-detail/download?${q(software, storeOf.HQ)}&invoice_id=${id}`,
         headers: { 'access-token': clerk },
       });
-    expect((await get(otherStore.id)).json().code).toBe(CODE.NOT_FOUND);
+    // another store of the same business: 无权限操作该门店 (issue 21), no file
+    expect((await get(otherStore.id)).json()).toMatchObject({
+      code: SESSION_CODE.STORE_NOT_PERMITTED,
+      data: null,
+    });
     expect((await get(own.id)).headers['content-type']).toBe('application/pdf');
   });
 

@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import type { ClientAccess } from '../session/access.ts';
+import { assertEmployeeStore, type Scope } from '../../lib/scope.ts';
 import {
   CONTENT_TYPES,
   deliverInvoiceEmail,
@@ -40,15 +40,11 @@ export function contentDisposition(fileName: string, inline = false): string {
   return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** The invoice of the caller's business and permitted stores, or 10004 (no hint that it exists elsewhere). */
-async function ownInvoice(
-  app: Parameters<FastifyPluginAsyncZod>[0],
-  access: ClientAccess,
-  invoiceId: number,
-) {
-  const head = await findInvoiceHead(app.db, access.clientId, invoiceId);
-  if (!head || (access.storeIds !== null && !access.storeIds.has(head.storeId)))
-    throw new AppError(CODE.NOT_FOUND);
+/** The invoice of the caller's business (else 10004, no hint that it exists elsewhere) and permitted stores (else 12003). */
+async function ownInvoice(app: Parameters<FastifyPluginAsyncZod>[0], scope: Scope, invoiceId: number) {
+  const head = await findInvoiceHead(app.db, scope.clientId, invoiceId);
+  if (!head) throw new AppError(CODE.NOT_FOUND);
+  assertEmployeeStore(scope, head.storeId);
   if (!hasDocuments(head)) throw new AppError(DOC_CODE.NOT_ISSUED);
   return head;
 }
@@ -60,7 +56,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const access = req.access!;
       const { invoice_id, kind, inline } = req.query;
-      await ownInvoice(app, access, invoice_id);
+      await ownInvoice(app, req.scope!, invoice_id);
       const files = await ensureInvoiceFiles(app.db, access.clientId, invoice_id, [kind], {
         userId: req.session?.userId ?? null,
       });
@@ -85,7 +81,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const access = req.access!;
       const { invoice_id, email } = req.body;
-      await ownInvoice(app, access, invoice_id);
+      await ownInvoice(app, req.scope!, invoice_id);
       const res = await deliverInvoiceEmail(app, {
         clientId: access.clientId,
         invoiceId: invoice_id,

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { storeRefused } from '../../lib/scope.ts';
 import { ISSUE_MENUS } from './routes.ts';
 
 /** Pages that pick a device or an invoice kind: issuing, batch, scan-to-invoice, red forms, devices. */
@@ -78,14 +79,11 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
     access: { clientId: number; storeIds: ReadonlySet<number> | null },
     id: number,
   ) => {
-    if (access.storeIds !== null) {
-      if (!access.storeIds.has(id)) throw new AppError(INVOICE_CODE.STORE_NOT_FOUND);
-      return;
-    }
     const res = await app.db.execute(
       sql`select 1 from client_stores where id = ${id} and client_id = ${access.clientId}`,
     );
     if (res.rows.length === 0) throw new AppError(INVOICE_CODE.STORE_NOT_FOUND);
+    if (access.storeIds !== null && !access.storeIds.has(id)) throw storeRefused();
   };
 
   app.get(

@@ -135,7 +135,7 @@ describe('device and invoice-type metadata', () => {
       `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=${ids.bj}`,
       f.clerk,
     );
-    expect(clerk.json.code).toBe(INVOICE_CODE.STORE_NOT_FOUND);
+    expect(clerk.json.code).toBe(SESSION_CODE.STORE_NOT_PERMITTED);
     const types = await get(
       `/v3/equipment/client-invoice-type?${f.scope(ids.software, ids.hq)}&store_id=${foreignStore}`,
     );

@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
 import type { ChannelIssued, ChannelOutcome, IssueRecorder, RecordOutcome } from '../../channels/types.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { storeRefused } from '../../lib/scope.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import { issueAtOnce } from './at-once.ts';
 import { runInvoiceIssuedHooks } from './hooks.ts';
@@ -361,9 +362,8 @@ export async function resultBySerial(
   q: { clientId: number; serialNo: string; storeIds: ReadonlySet<number> | null },
 ): Promise<IssueResult> {
   const row = await findResult(app.db, { clientId: q.clientId, serialNo: q.serialNo });
-  if (!row || (q.storeIds !== null && !q.storeIds.has(row.store_id))) {
-    throw new AppError(INVOICE_CODE.SERIAL_NOT_FOUND);
-  }
+  if (!row) throw new AppError(INVOICE_CODE.SERIAL_NOT_FOUND);
+  if (q.storeIds !== null && !q.storeIds.has(row.store_id)) throw storeRefused();
   return toIssueResult(row);
 }
 

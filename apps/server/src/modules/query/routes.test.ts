@@ -232,7 +232,7 @@ describe('invoice library', () => {
       `/v3/invoice-detail/get-invoice-detail?client_id=${f.software}&sid=-1`,
       { token: clerk, body: { invoice_id: f.ids.B } },
     );
-    expect(outside.json).toMatchObject({ code: CODE.NOT_FOUND, data: null });
+    expect(outside.json).toMatchObject({ code: SESSION_CODE.STORE_NOT_PERMITTED, data: null });
     const own = await call(
       t.app,
       'POST',

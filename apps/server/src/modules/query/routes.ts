@@ -6,10 +6,11 @@ import {
   invoiceListResponseSchema,
   QUERY_CODE,
 } from '@kaipiao/shared';
+import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { readableStores } from '../../lib/scope.ts';
+import { readableStores, refuseIfOtherStore } from '../../lib/scope.ts';
 import { exportRoutes } from './exports.ts';
 import { getInvoiceDetail, listInvoices } from './repo.ts';
 
@@ -49,7 +50,13 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const scope = { clientId: req.access!.clientId, storeIds: readableStores(req.scope!) };
       const detail = await getInvoiceDetail(app.db, scope, req.body.invoice_id);
-      if (!detail) throw new AppError(CODE.NOT_FOUND);
+      if (!detail) {
+        await refuseIfOtherStore(
+          app.db,
+          sql`select 1 from invoices where id = ${req.body.invoice_id} and client_id = ${scope.clientId}`,
+        );
+        throw new AppError(CODE.NOT_FOUND);
+      }
       return ok(detail);
     },
   );

@@ -14,12 +14,20 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { assertDeviceInScope } from '../../lib/scope.ts';
 import type { RealNameService } from './service.ts';
 
 /** The business the call acts for (the auth plugin checked client_id against the session). */
 function clientOf(req: FastifyRequest): number {
   if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
   return req.access.clientId;
+}
+
+/** The business, once the device is one of the caller's stores' (else 12003 无权限操作该门店). */
+async function clientFor(req: FastifyRequest, deviceId: number): Promise<number> {
+  const clientId = clientOf(req);
+  await assertDeviceInScope(req.server.db, req.scope!, deviceId);
+  return clientId;
 }
 
 const LOGGED_IN = '当前账号已登录';
@@ -37,7 +45,13 @@ export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod 
         schema: { querystring: realPersonAuthQuerySchema, response: reply200(realNameInfoSchema) },
       },
       async (req) =>
-        ok(await service.info(clientOf(req), req.query.device_id, req.query.judge_invoice_status === 1)),
+        ok(
+          await service.info(
+            await clientFor(req, req.query.device_id),
+            req.query.device_id,
+            req.query.judge_invoice_status === 1,
+          ),
+        ),
     );
 
     app.post(
@@ -46,7 +60,7 @@ export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod 
         config: { scope: 'store' },
         schema: { body: jcQrCodeBodySchema, response: reply200(jcQrCodeResponseSchema) },
       },
-      async (req) => ok(await service.qrCode(clientOf(req), req.body.device_id)),
+      async (req) => ok(await service.qrCode(await clientFor(req, req.body.device_id), req.body.device_id)),
     );
 
     // the two SMS variants (spec §7, chosen by ele_tax_login_type) reach the same sandbox bureau
@@ -58,7 +72,7 @@ export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod 
           schema: { body: realNameSmsBodySchema, response: reply200(realNameSmsResponseSchema) },
         },
         async (req) => {
-          const r = await service.sendSms(clientOf(req), req.body.device_id);
+          const r = await service.sendSms(await clientFor(req, req.body.device_id), req.body.device_id);
           return ok(r, r.logged_in ? LOGGED_IN : '短信验证码已发送');
         },
       );
@@ -71,7 +85,14 @@ export function realNameRoutes(service: RealNameService): FastifyPluginAsyncZod 
           schema: { body: realNameSmsLoginBodySchema, response: reply200(realNameSmsLoginResponseSchema) },
         },
         async (req) =>
-          ok(await service.smsLogin(clientOf(req), req.body.device_id, req.body.sms_code), '登录成功'),
+          ok(
+            await service.smsLogin(
+              await clientFor(req, req.body.device_id),
+              req.body.device_id,
+              req.body.sms_code,
+            ),
+            '登录成功',
+          ),
       );
     }
   };

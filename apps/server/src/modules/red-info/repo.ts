@@ -13,6 +13,7 @@ import {
 } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import { storeRefused, storeSql } from '../../lib/scope.ts';
 import { isoOf } from '../query/scope.ts';
 import { type BlueLine, NOTHING_TAKEN, type Taken } from './lines.ts';
 
@@ -20,9 +21,14 @@ import { type BlueLine, NOTHING_TAKEN, type Taken } from './lines.ts';
 export type RedScope = { clientId: number; storeIds: readonly number[] | null };
 
 const storeCond = (alias: string, storeIds: readonly number[] | null): SQL =>
-  storeIds === null
-    ? sql``
-    : sql` and ${sql.raw(alias)}.store_id = any(${`{${storeIds.join(',') || '0'}}`}::int[])`;
+  sql` and ${storeSql(storeIds, sql.raw(`${alias}.store_id`))}`;
+
+/** A row found within the business: another store's is refused (12003 无权限操作该门店), not hidden. */
+function inScope<T extends { store_id: number | string }>(scope: RedScope, row: T | undefined): T | null {
+  if (!row) return null;
+  if (scope.storeIds !== null && !scope.storeIds.includes(Number(row.store_id))) throw storeRefused();
+  return row;
+}
 
 const reserving = sql.raw(`(${RESERVING_RED_STATES.map((s) => `'${s}'`).join(', ')})`);
 
@@ -47,7 +53,7 @@ export type BlueRow = {
   seller_tax_code: string;
 };
 
-/** The blue invoice, locked for the rest of the transaction when `lock`; null outside the scope. */
+/** The blue invoice, locked for the rest of the transaction when `lock`; null outside the business, 12003 outside the stores. */
 export async function findBlue(
   db: DbOrTx,
   scope: RedScope,
@@ -59,9 +65,9 @@ export async function findBlue(
       i.invoice_code, i.invoice_no, i.issued_at, i.total_amount, i.total_tax, i.total_with_tax,
       i.buyer_name, i.buyer_tax_code, i.seller_name, i.seller_tax_code
     from invoices i
-    where i.id = ${invoiceId} and i.client_id = ${scope.clientId}${storeCond('i', scope.storeIds)}
+    where i.id = ${invoiceId} and i.client_id = ${scope.clientId}
     ${lock ? sql`for update` : sql``}`);
-  return res.rows[0] ?? null;
+  return inScope(scope, res.rows[0]);
 }
 
 export async function blueLines(db: DbOrTx, clientId: number, invoiceId: number): Promise<BlueLine[]> {
@@ -203,9 +209,9 @@ export type FormRow = {
 export async function lockForm(tx: DbOrTx, scope: RedScope, formId: number): Promise<FormRow | null> {
   const res = await tx.execute<FormRow>(sql`
     select f.* from red_forms f
-    where f.id = ${formId} and f.client_id = ${scope.clientId}${storeCond('f', scope.storeIds)}
+    where f.id = ${formId} and f.client_id = ${scope.clientId}
     for update`);
-  return res.rows[0] ?? null;
+  return inScope(scope, res.rows[0]);
 }
 
 /** Moves a form from one of `from` to `to`; false when it was no longer in one of them. */
@@ -326,8 +332,9 @@ function toView(r: ViewRow): RedForm {
 
 export async function getFormView(db: DbOrTx, scope: RedScope, formId: number): Promise<RedForm | null> {
   const res = await db.execute<ViewRow>(sql`${VIEW_SELECT}
-    where f.id = ${formId} and f.client_id = ${scope.clientId}${storeCond('f', scope.storeIds)}`);
-  return res.rows[0] ? toView(res.rows[0]) : null;
+    where f.id = ${formId} and f.client_id = ${scope.clientId}`);
+  const row = inScope(scope, res.rows[0]);
+  return row ? toView(row) : null;
 }
 
 export async function listForms(

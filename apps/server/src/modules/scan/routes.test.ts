@@ -306,7 +306,7 @@ describe('scan-to-invoice and the audit queue', () => {
       token: f.clerk,
       body: { id: Number(bjReq.id), reason: '越权' },
     });
-    expect(other.json.code).toBe(SCAN_CODE.REQUEST_NOT_FOUND);
+    expect(other.json.code).toBe(SESSION_CODE.STORE_NOT_PERMITTED);
     // acting is for the selected store: the summary view is read-only, another store's request is not found
     const hqCode = await storeCode();
     const hqSub = await pub('POST', '/v3/scan/submit', buyer(hqCode.token));
@@ -320,7 +320,7 @@ describe('scan-to-invoice and the audit queue', () => {
       sid: ids.bj,
       body: { id: hqId, reason: '门店' },
     });
-    expect(fromBj.json.code).toBe(SCAN_CODE.REQUEST_NOT_FOUND);
+    expect(fromBj.json.code).toBe(SESSION_CODE.STORE_NOT_PERMITTED);
     const seen = await console_('GET', '/v3/scan-audit/list', { sid: -1, query: 'status=pending' });
     expect(seen.json.data.list.map((x: { id: number }) => x.id)).toContain(hqId);
     // the hotel's admin sees it, with the hotel stay of an order

@@ -21,6 +21,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { assertEmployeeStore } from '../../lib/scope.ts';
 import * as service from './service.ts';
 
 /** The QR pages (spec §2 /invoice/qrcode, /hotel/invoice/qrcode; hotel order codes from /hotel/invoice/order). */
@@ -97,11 +98,9 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/scan-code/image',
     { config: { menu: QR_MENUS, scope: 'store' }, schema: { querystring: scanCodeImageQuerySchema } },
     async (req, reply) => {
-      const access = req.access!;
-      const code = await service.findCode(app.db, access.clientId, req.query.id);
-      if (!code || (access.storeIds !== null && !access.storeIds.has(code.store_id))) {
-        throw new AppError(SCAN_CODE.CODE_NOT_FOUND);
-      }
+      const code = await service.findCode(app.db, req.scope!.clientId, req.query.id);
+      if (!code) throw new AppError(SCAN_CODE.CODE_NOT_FOUND);
+      assertEmployeeStore(req.scope!, code.store_id);
       const png = await service.codePng(origin(req), code.token);
       const label =
         code.kind === 'order'

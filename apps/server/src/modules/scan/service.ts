@@ -18,6 +18,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import QRCode from 'qrcode';
 import { AppError } from '../../lib/app-error.ts';
+import { refuseIfOtherStore, storeRefused } from '../../lib/scope.ts';
 import { issueBlue } from '../invoices/service.ts';
 import { validateBlue } from '../invoices/validate.ts';
 
@@ -334,8 +335,8 @@ export async function disableCode(
   id: number,
 ) {
   const code = await findCode(db, a.clientId, id);
-  if (!code || (a.storeIds !== null && !a.storeIds.has(code.store_id)))
-    throw new AppError(SCAN_CODE.CODE_NOT_FOUND);
+  if (!code) throw new AppError(SCAN_CODE.CODE_NOT_FOUND);
+  if (a.storeIds !== null && !a.storeIds.has(code.store_id)) throw storeRefused();
   if (code.kind === 'store') throw new AppError(SCAN_CODE.STORE_CODE_FIXED);
   await db.execute(
     sql`update scan_codes set status = 'disabled' where id = ${id} and client_id = ${a.clientId}`,
@@ -689,7 +690,13 @@ async function findRequest(db: Db, a: Pick<Actor, 'clientId' | 'storeIds'>, id: 
     db,
     sql`${requestSelect} where r.id = ${id} and r.client_id = ${a.clientId} ${storeScope(a.storeIds)}`,
   );
-  if (!r) throw new AppError(SCAN_CODE.REQUEST_NOT_FOUND);
+  if (!r) {
+    await refuseIfOtherStore(
+      db,
+      sql`select 1 from scan_requests where id = ${id} and client_id = ${a.clientId}`,
+    );
+    throw new AppError(SCAN_CODE.REQUEST_NOT_FOUND);
+  }
   return r;
 }
 

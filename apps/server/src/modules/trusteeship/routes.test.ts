@@ -211,7 +211,7 @@ describe('trusteeship (/v3/trusteeship/*)', () => {
     expect((await post('grant', body([f.ids.sh, f.ids.bj]))).json.code).toBe(0);
     // the branch disc is 滨江's, granted to 上海: not the clerk's (文三路) to see or take (issue 21, C2)
     const taken = await post('grant', body([f.ids.hq]), { token: f.clerk });
-    expect(taken.json.code).toBe(TRUST_CODE.DEVICE_NOT_FOUND);
+    expect(taken.json).toMatchObject({ code: SESSION_CODE.STORE_NOT_PERMITTED, message: '无权限操作该门店' });
     const before = await call(t.app, 'GET', `/v3/trusteeship/list?${scope()}`, { token: f.clerk });
     expect(before.json.data.list.map((d: { device_id: number }) => d.device_id)).not.toContain(
       f.ids.goldenBranch,

@@ -11,7 +11,7 @@ import {
 } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
-import { assertStores, employeeScope, type Scope } from '../../lib/scope.ts';
+import { assertDeviceInScope, assertStores, employeeScope, type Scope } from '../../lib/scope.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -106,6 +106,7 @@ export async function handOver(
   actor: Actor,
   body: HandOverBody,
 ): Promise<TrusteeshipItem> {
+  await assertDeviceInScope(app.db, actor.scope, body.device_id);
   if (!body.agree) throw new AppError(TRUST_CODE.AGREEMENT_REQUIRED);
   const { clientId } = actor.scope;
   const storeIds = await checkStores(app.db, actor.scope, body.store_ids);
@@ -147,6 +148,7 @@ export async function grantStores(
   actor: Actor,
   body: GrantStoresBody,
 ): Promise<TrusteeshipItem> {
+  await assertDeviceInScope(app.db, actor.scope, body.device_id);
   const { clientId } = actor.scope;
   const storeIds = await checkStores(app.db, actor.scope, body.store_ids);
   await app.db.transaction(async (tx) => {
@@ -168,6 +170,7 @@ export async function grantStores(
 
 /** 撤销托管: the grants go at once; stores bound to the device locally keep it. */
 export async function revoke(app: FastifyInstance, actor: Actor, body: RevokeBody): Promise<TrusteeshipItem> {
+  await assertDeviceInScope(app.db, actor.scope, body.device_id);
   await app.db.transaction(async (tx) => {
     const d = await repo.lockDevice(tx, employeeScope(actor.scope), body.device_id);
     if (!d) throw new AppError(TRUST_CODE.DEVICE_NOT_FOUND);
