@@ -93,7 +93,9 @@ describe('POST /v3/multi-factor/reg-sms', () => {
 });
 
 describe('SMS limits under bursts and codes at rest (issue 21)', () => {
-  it(`sends no more than ${SMS_LIMITS.perIpPerDay} codes a day from one IP, even in parallel`, async () => {
+  it(`sends no more than ${SMS_LIMITS.perIpPerDay} codes a day from one IP, even in parallel`, {
+    timeout: 60_000,
+  }, async () => {
     const proxied = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' } });
     const headers = { 'x-forwarded-for': '203.0.113.80' };
     const n = SMS_LIMITS.perIpPerDay + 10;
@@ -136,6 +138,31 @@ describe('SMS limits under bursts and codes at rest (issue 21)', () => {
     expect(row!.attempts).toBe(SMS_LIMITS.maxAttempts);
     // burnt: the right code no longer works
     expect((await guess(code)).json.code).toBe(AUTH_CODE.BAD_SMS_CODE);
+  });
+
+  it('compares no more than 5 guesses sent in parallel through the partner sign-on check too', async () => {
+    const issued = await call(t.app, 'POST', '/v3/dev/sso/issue', {
+      body: { account: DEMO.admin.account, app_id: '1003' },
+    });
+    const ticket = issued.json.data.ticket;
+    await t.db.delete(smsCodes).where(eq(smsCodes.mobile, DEMO.admin.mobile));
+    expect((await sendLoginSms(t.app, DEMO.admin.mobile)).json.code).toBe(0);
+    const code = await lastSmsCode(t.app, DEMO.admin.mobile);
+    const guesses = Array.from({ length: 20 }, (_, i) =>
+      String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'),
+    );
+    const codes = (
+      await Promise.all(
+        guesses.map((sms_captcha) =>
+          call(t.app, 'POST', '/v3/multi-factor/verify-secure-id-mobile', {
+            body: { ticket, app_id: '1003', mobile: DEMO.admin.mobile, sms_captcha },
+          }),
+        ),
+      )
+    ).map((r) => r.json.code);
+    expect(codes).toEqual(Array(20).fill(AUTH_CODE.BAD_SMS_CODE));
+    const [row] = await t.db.select().from(smsCodes).where(eq(smsCodes.mobile, DEMO.admin.mobile));
+    expect(row!.attempts).toBe(SMS_LIMITS.maxAttempts);
   });
 
   it('keeps each code as a salted HMAC, never as sha256(mobile:code)', async () => {
