@@ -21,3 +21,4 @@ export * from './validation/length.ts';
 export * from './validation/messages.ts';
 export * from './validation/patterns.ts';
 export * from './validation/text.ts';
+export * from './validation/zod-zh.ts';
