@@ -2,6 +2,8 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { useDialogStore } from '../../../components/dialog-host/dialog-store.ts';
+import { toBase64 } from '../../../lib/encrypt-password.ts';
 import { LoginPage } from './login-page.tsx';
 
 const PICTURE = 'data:image/svg+xml;base64,PHN2Zy8+';
@@ -56,5 +58,46 @@ describe('LoginPage', () => {
     await userEvent.click(screen.getByRole('button', { name: '刷新图形验证码' }));
     const pictureCalls = vi.mocked(fetch).mock.calls.filter(([u]) => String(u).includes('picture-code'));
     expect(pictureCalls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('opens the phone dialog with the ticket of account-login’s 11007, never asking multi-factor/check (issue 21 N1/L4)', async () => {
+    const pair = await crypto.subtle.generateKey(
+      { name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+      true,
+      ['encrypt', 'decrypt'],
+    );
+    const der = toBase64(await crypto.subtle.exportKey('spki', pair.publicKey));
+    const public_key = `-----BEGIN PUBLIC KEY-----\n${der.match(/.{1,64}/g)!.join('\n')}\n-----END PUBLIC KEY-----\n`;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (url.startsWith('/v3/user/picture-code')) return envelope({ picture: PICTURE, unique_code: 'u1' });
+        if (url.startsWith('/v3/user/public-key')) return envelope({ key_id: 'k1', public_key });
+        if (url.startsWith('/v3/user/account-login')) {
+          const body = {
+            code: 11007,
+            message: '为了您的账号安全，请先完成手机验证',
+            data: { mfa_ticket: 't-1' },
+          };
+          return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+        }
+        return envelope(null);
+      }),
+    );
+    renderLogin();
+    await screen.findByRole('img', { name: '图形验证码' });
+    await userEvent.type(screen.getByRole('textbox', { name: '账号' }), 'kaipiao_admin');
+    await userEvent.type(screen.getByLabelText('密码'), 'Kaipiao@2026');
+    await userEvent.type(screen.getByRole('textbox', { name: '验证码' }), 'abcd');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    await vi.waitFor(() =>
+      expect(useDialogStore.getState().entries['phone-verify']?.props).toEqual({
+        mode: 'login',
+        account: 'kaipiao_admin',
+        mfa_ticket: 't-1',
+      }),
+    );
+    const calls = vi.mocked(fetch).mock.calls.map(([u]) => String(u));
+    expect(calls.some((u) => u.includes('multi-factor'))).toBe(false);
   });
 });
