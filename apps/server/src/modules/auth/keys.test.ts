@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -48,7 +48,9 @@ describe('the login RSA key at rest', () => {
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
     // sealed with a key this process does not have (another data dir's secret.key)
-    const foreign = await sealSecret(await mkdtemp(path.join(os.tmpdir(), 'kp-foreign-')), 'x');
+    const foreignDir = await mkdtemp(path.join(os.tmpdir(), 'kp-foreign-'));
+    const foreign = await sealSecret(foreignDir, 'x');
+    await rm(foreignDir, { recursive: true, force: true });
     await t.db
       .insert(serverKeys)
       .values({ id: 'foreign', publicKey, privateKey: foreign, createdAt: new Date(Date.now() + 120_000) });
