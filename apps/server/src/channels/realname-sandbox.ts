@@ -6,7 +6,7 @@ import {
   REAL_NAME_RESEND_SECONDS,
   REALNAME_CODE,
 } from '@kaipiao/shared';
-import { and, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { realnameSessions, taxDevices } from '../db/schema/index.ts';
 import { AppError } from '../lib/app-error.ts';
@@ -122,15 +122,32 @@ export class SandboxRealNameBureau {
     const count = s.smsDay === day ? s.smsDayCount : 0;
     if (count >= REAL_NAME_LIMITS.smsPerDay) throw new AppError(REALNAME_CODE.SMS_DAILY_CAP);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    await this.update(clientId, deviceId, {
-      smsCodeHash: await hashCode(this.dataDir, `realname:${deviceId}`, code),
-      smsSentAt: now,
-      smsExpiresAt: new Date(now.getTime() + REAL_NAME_LIMITS.smsTtlSeconds * 1000),
-      smsAttempts: 0,
-      smsDay: day,
-      smsDayCount: count + 1,
-      smsAnswer10000: 0,
-    });
+    // only over the state the checks above read: of two parallel sends, one passes the wait
+    const [sent] = await this.db
+      .update(realnameSessions)
+      .set({
+        smsCodeHash: await hashCode(this.dataDir, `realname:${deviceId}`, code),
+        smsSentAt: now,
+        smsExpiresAt: new Date(now.getTime() + REAL_NAME_LIMITS.smsTtlSeconds * 1000),
+        smsAttempts: 0,
+        smsDay: day,
+        smsDayCount: count + 1,
+        smsAnswer10000: 0,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(realnameSessions.clientId, clientId),
+          eq(realnameSessions.deviceId, deviceId),
+          s.smsSentAt ? eq(realnameSessions.smsSentAt, s.smsSentAt) : isNull(realnameSessions.smsSentAt),
+        ),
+      )
+      .returning({ deviceId: realnameSessions.deviceId });
+    if (!sent) {
+      throw new AppError(REALNAME_CODE.SMS_TOO_FREQUENT, undefined, {
+        wait_seconds: REAL_NAME_RESEND_SECONDS,
+      });
+    }
     await this.sms.send({
       mobile: s.taxMobile,
       content: `【电子税务局】您正在登录电子税务局，验证码：${code}，${REAL_NAME_LIMITS.smsTtlSeconds / 60}分钟内有效，请勿泄露。`,

@@ -130,6 +130,14 @@ describe('real-name routes (sandbox bureau)', () => {
     expect((await login(code)).json.code).toBe(REALNAME_CODE.BAD_SMS_CODE);
   });
 
+  it('SMS: of 10 sends at the same moment only one passes the 120 s wait', async () => {
+    await setRow(f.ids.digital, { loginExpiresAt: null, smsSentAt: null });
+    const send = () => post(`/v3/equipment/get-sms-tax-station?${q}`, { device_id: f.ids.digital });
+    const codes = (await Promise.all(Array.from({ length: 10 }, send))).map((r) => r.json.code);
+    expect(codes.filter((c) => c === 0)).toHaveLength(1);
+    expect(codes.filter((c) => c === REALNAME_CODE.SMS_TOO_FREQUENT)).toHaveLength(9);
+  });
+
   it('SMS: 20 codes a day per account, and the bureau’s 10000 answer (code still sent)', async () => {
     const device = f.ids.hotelDigital;
     const hq = f.scope(f.ids.hotel, f.ids.bs);
