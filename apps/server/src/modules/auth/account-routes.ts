@@ -26,7 +26,10 @@ import { sendSmsCode } from './sms-codes.ts';
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/system/send-sms',
-    { config: { scope: 'user' }, schema: { body: sendSmsBodySchema, response: reply200(smsSendResponseSchema) } },
+    {
+      config: { scope: 'user' },
+      schema: { body: sendSmsBodySchema, response: reply200(smsSendResponseSchema) },
+    },
     async (req) => {
       const user = await repo.findUserById(app.db, req.session!.userId);
       if (!user) throw new AppError(CODE.UNAUTHORIZED);
@@ -50,12 +53,16 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/v3/user/info', { config: { scope: 'user' }, schema: { response: reply200(userInfoSchema) } }, async (req) => {
-    const s = req.session!;
-    const user = await repo.findUserById(app.db, s.userId);
-    if (!user) throw new AppError(CODE.UNAUTHORIZED);
-    return ok(toUserInfo(user, s));
-  });
+  app.get(
+    '/v3/user/info',
+    { config: { scope: 'user' }, schema: { response: reply200(userInfoSchema) } },
+    async (req) => {
+      const s = req.session!;
+      const user = await repo.findUserById(app.db, s.userId);
+      if (!user) throw new AppError(CODE.UNAUTHORIZED);
+      return ok(toUserInfo(user, s));
+    },
+  );
 
   // spec §4 logout: partner sign-on and source 22 go back to their own pages
   const logout = async (req: FastifyRequest, reply: FastifyReply) => {
