@@ -48,7 +48,8 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [SESSION_CODE.STORE_NOT_PERMITTED]: '无权限操作该门店',
   [SESSION_CODE.SUMMARY_READ_ONLY]: '全部门店数据汇总仅可查看，开票请切换到具体税号',
   [SESSION_CODE.CROSS_SITE]: '请求来自其他网站，已拒绝。请在开票台页面内操作，如仍失败请刷新页面后重试',
-  [SESSION_CODE.LOGOUT_NEEDS_POST]: '请在开票台页面内点击“退出登录”（POST /v3/user/logout），或在请求头 access-token 中携带登录令牌',
+  [SESSION_CODE.LOGOUT_NEEDS_POST]:
+    '请在开票台页面内点击“退出登录”（POST /v3/user/logout），或在请求头 access-token 中携带登录令牌',
   [INVOICE_CODE.DEVICE_NOT_FOUND]: '开票设备不存在或不属于当前企业',
   [INVOICE_CODE.DEVICE_NOT_BOUND]: '该开票设备未绑定当前门店，请选择本门店的设备',
   [INVOICE_CODE.DEVICE_TYPE_UNSUPPORTED]: '该开票设备不支持开具所选票种',
