@@ -97,7 +97,7 @@ ${
 [kaipiao] demo logins (password Kaipiao@2026):
             kaipiao_admin  集团管理员 · 全部企业      mobile 13800000001  (two-factor: phone code on first login)
             kaipiao_clerk  开票员 · 一个企业一个门店   mobile 13800000002
-${env.KAIPIAO_FIXED_CAPTCHA ? `[kaipiao] picture code fixed to ${env.KAIPIAO_FIXED_CAPTCHA}\n` : ''}[kaipiao] SMS codes (sandbox): in this log and at http://localhost:${port}/v3/dev/outbox
+${env.KAIPIAO_FIXED_CAPTCHA ? `[kaipiao] picture code fixed to ${env.KAIPIAO_FIXED_CAPTCHA}\n` : ''}[kaipiao] SMS codes (sandbox): in this log and at http://${shown}:${port}/v3/dev/outbox
 `);
 }
 

@@ -59,10 +59,11 @@ async function startServer(dbUrl: string, n: number): Promise<Server> {
     const timer = setTimeout(() => reject(new Error(`server ${n} did not start:\n${out}`)), 120_000);
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = /is running: (http:\/\/localhost:\d+)\//.exec(out);
+      // the banner shows the bound host (127.0.0.1 by default, localhost for 0.0.0.0)
+      const m = /is running: http:\/\/(?:localhost|127\.0\.0\.1):(\d+)\//.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]!.replace('localhost', '127.0.0.1'));
+        resolve(`http://127.0.0.1:${m[1]}`);
       }
     };
     child.stdout!.on('data', onData);
