@@ -4,6 +4,8 @@ import viteConfig from './vite.config.ts';
 export default mergeConfig(
   viteConfig,
   defineConfig({
+    // root: its own folder also when loaded alone (Stryker, stryker.config.mjs)
+    root: import.meta.dirname,
     test: {
       name: 'web',
       environment: 'jsdom',

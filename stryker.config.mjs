@@ -1,0 +1,150 @@
+// @ts-check
+// Mutation testing of the rule modules (issue 22, docs/testing.md). One module per run:
+//   npm run mutation -- <module>        (scripts/mutation.sh sets KP_MUTATION_MODULE)
+// Not part of `npm test`: a module takes minutes to tens of minutes on a 2-core machine.
+
+/** @typedef {{ config: string, mutate: string[], concurrency?: number, note: string }} MutationModule */
+
+const src = (dir, files) => files.map((f) => `${dir}/${f}`);
+
+/** @type {Record<string, MutationModule>} */
+export const MODULES = {
+  money: {
+    note: 'shared money, 大写, check codes, ids',
+    config: 'packages/shared/vitest.config.ts',
+    mutate: src('packages/shared/src/money', [
+      'capital.ts',
+      'check.ts',
+      'compute.ts',
+      'decimal.ts',
+      'ids.ts',
+      'qr.ts',
+      'rates.ts',
+    ]),
+  },
+  schemas: {
+    note: 'shared request schemas and validation helpers',
+    config: 'packages/shared/vitest.config.ts',
+    mutate: ['packages/shared/src/schemas/*.ts', 'packages/shared/src/validation/*.ts', '!**/*.test.ts'],
+  },
+  auth: {
+    note: 'sign-in: passwords, picture and SMS codes, two-factor, lockouts, sessions issued',
+    config: 'apps/server/vitest.config.ts',
+    concurrency: 1,
+    mutate: src('apps/server/src/modules/auth', [
+      'account-routes.ts',
+      'captcha.ts',
+      'mfa-ticket.ts',
+      'password-change.ts',
+      'service.ts',
+      'session-issue.ts',
+      'sms-codes.ts',
+    ]),
+  },
+  access: {
+    note: 'session/access, authority (menus, grey entries), plugins/auth, the store scope',
+    config: 'apps/server/vitest.config.ts',
+    concurrency: 1,
+    mutate: [
+      'apps/server/src/modules/session/access.ts',
+      'apps/server/src/modules/session/service.ts',
+      'apps/server/src/modules/authority/compute-menu.ts',
+      'apps/server/src/modules/authority/routes.ts',
+      'apps/server/src/plugins/auth.ts',
+      'apps/server/src/lib/scope.ts',
+    ],
+  },
+  'red-info': {
+    note: 'red-letter forms and voids',
+    config: 'apps/server/vitest.config.ts',
+    concurrency: 1,
+    mutate: src('apps/server/src/modules/red-info', ['lines.ts', 'service.ts', 'repo.ts', 'routes.ts']),
+  },
+  invoices: {
+    note: 'blue issuing: validation, serials, at-once path, metadata',
+    config: 'apps/server/vitest.config.ts',
+    concurrency: 1,
+    mutate: src('apps/server/src/modules/invoices', [
+      'validate.ts',
+      'service.ts',
+      'at-once.ts',
+      'issue-repo.ts',
+      'repo.ts',
+      'routes.ts',
+      'metadata-routes.ts',
+    ]),
+  },
+  scan: {
+    note: 'scan-to-invoice: codes, buyer requests, audit queue',
+    config: 'apps/server/vitest.config.ts',
+    concurrency: 1,
+    mutate: src('apps/server/src/modules/scan', ['service.ts', 'routes.ts', 'public-routes.ts']),
+  },
+  batches: {
+    note: 'batch import: parse, split, build, runner',
+    config: 'apps/server/vitest.config.ts',
+    concurrency: 1,
+    mutate: src('apps/server/src/modules/batches', [
+      'build.ts',
+      'columns.ts',
+      'parse.ts',
+      'split.ts',
+      'service.ts',
+      'repo.ts',
+      'runner.ts',
+      'routes.ts',
+    ]),
+  },
+  query: {
+    note: 'library query scope and exports',
+    config: 'apps/server/vitest.config.ts',
+    concurrency: 1,
+    mutate: src('apps/server/src/modules/query', [
+      'scope.ts',
+      'exports.ts',
+      'export-sweep.ts',
+      'export-runner.ts',
+      'repo.ts',
+      'routes.ts',
+    ]),
+  },
+  web: {
+    note: "the web's issue-form validation and permission-gated actions",
+    config: 'apps/web/vitest.config.ts',
+    mutate: [
+      'apps/web/src/features/invoice-issue/utils/validate.ts',
+      'apps/web/src/lib/permissions.ts',
+      'apps/web/src/features/red-info/components/invoice-red-actions.tsx',
+    ],
+  },
+};
+
+const name = process.env.KP_MUTATION_MODULE ?? '';
+const mod = MODULES[name];
+if (!mod) {
+  throw new Error(
+    `KP_MUTATION_MODULE must be one of: ${Object.keys(MODULES).join(', ')} (got "${name}"); run npm run mutation -- <module>`,
+  );
+}
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: mod.config, related: false },
+  coverageAnalysis: 'perTest',
+  mutate: mod.mutate,
+  // module-level constants would make every test run for every such mutant; the rules are in functions
+  ignoreStatic: true,
+  concurrency: Number(process.env.KP_MUTATION_CONCURRENCY ?? mod.concurrency ?? 2),
+  timeoutMS: 20_000,
+  tempDirName: '.tmp/stryker',
+  cleanTempDir: true,
+  incremental: true,
+  incrementalFile: `reports/mutation/${name}.incremental.json`,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
+  thresholds: { high: 90, low: 80, break: null },
+};
