@@ -3,7 +3,11 @@
 //   npm run mutation -- <module>        (scripts/mutation.sh sets KP_MUTATION_MODULE)
 // Not part of `npm test`: a module takes minutes to tens of minutes on a 2-core machine.
 
-/** @typedef {{ config: string, mutate: string[], concurrency?: number, note: string }} MutationModule */
+/**
+ * @typedef {{ config: string, tests: string[], mutate: string[], concurrency?: number, note: string }} MutationModule
+ * `tests`: the test files (relative to the vitest config's folder) whose tests must kill the
+ * module's mutants; scripts/mutation.sh passes them to vitest as KP_MUTATION_TESTS.
+ */
 
 const src = (dir, files) => files.map((f) => `${dir}/${f}`);
 
@@ -12,6 +16,7 @@ export const MODULES = {
   money: {
     note: 'shared money, 大写, check codes, ids',
     config: 'packages/shared/vitest.config.ts',
+    tests: ['src/money/*.test.ts'],
     mutate: src('packages/shared/src/money', [
       'capital.ts',
       'check.ts',
@@ -25,11 +30,13 @@ export const MODULES = {
   schemas: {
     note: 'shared request schemas and validation helpers',
     config: 'packages/shared/vitest.config.ts',
+    tests: ['src/schemas/*.test.ts', 'src/validation/*.test.ts'],
     mutate: ['packages/shared/src/schemas/*.ts', 'packages/shared/src/validation/*.ts', '!**/*.test.ts'],
   },
   auth: {
     note: 'sign-in: passwords, picture and SMS codes, two-factor, lockouts, sessions issued',
     config: 'apps/server/vitest.config.ts',
+    tests: ['src/modules/auth/*.test.ts'],
     concurrency: 1,
     mutate: src('apps/server/src/modules/auth', [
       'account-routes.ts',
@@ -44,6 +51,12 @@ export const MODULES = {
   access: {
     note: 'session/access, authority (menus, grey entries), plugins/auth, the store scope',
     config: 'apps/server/vitest.config.ts',
+    tests: [
+      'src/modules/session/*.test.ts',
+      'src/modules/authority/*.test.ts',
+      'src/plugins/*.test.ts',
+      'test/scope-matrix.test.ts',
+    ],
     concurrency: 1,
     mutate: [
       'apps/server/src/modules/session/access.ts',
@@ -57,12 +70,14 @@ export const MODULES = {
   'red-info': {
     note: 'red-letter forms and voids',
     config: 'apps/server/vitest.config.ts',
+    tests: ['src/modules/red-info/*.test.ts'],
     concurrency: 1,
     mutate: src('apps/server/src/modules/red-info', ['lines.ts', 'service.ts', 'repo.ts', 'routes.ts']),
   },
   invoices: {
     note: 'blue issuing: validation, serials, at-once path, metadata',
     config: 'apps/server/vitest.config.ts',
+    tests: ['src/modules/invoices/*.test.ts'],
     concurrency: 1,
     mutate: src('apps/server/src/modules/invoices', [
       'validate.ts',
@@ -77,12 +92,14 @@ export const MODULES = {
   scan: {
     note: 'scan-to-invoice: codes, buyer requests, audit queue',
     config: 'apps/server/vitest.config.ts',
+    tests: ['src/modules/scan/*.test.ts'],
     concurrency: 1,
     mutate: src('apps/server/src/modules/scan', ['service.ts', 'routes.ts', 'public-routes.ts']),
   },
   batches: {
     note: 'batch import: parse, split, build, runner',
     config: 'apps/server/vitest.config.ts',
+    tests: ['src/modules/batches/*.test.ts'],
     concurrency: 1,
     mutate: src('apps/server/src/modules/batches', [
       'build.ts',
@@ -98,6 +115,7 @@ export const MODULES = {
   query: {
     note: 'library query scope and exports',
     config: 'apps/server/vitest.config.ts',
+    tests: ['src/modules/query/*.test.ts'],
     concurrency: 1,
     mutate: src('apps/server/src/modules/query', [
       'scope.ts',
@@ -111,6 +129,12 @@ export const MODULES = {
   web: {
     note: "the web's issue-form validation and permission-gated actions",
     config: 'apps/web/vitest.config.ts',
+    tests: [
+      'src/features/invoice-issue/**/*.test.{ts,tsx}',
+      'src/lib/permissions.test.ts',
+      'src/features/red-info/**/*.test.{ts,tsx}',
+      'src/features/invoice-library/**/*.test.{ts,tsx}',
+    ],
     mutate: [
       'apps/web/src/features/invoice-issue/utils/validate.ts',
       'apps/web/src/lib/permissions.ts',

@@ -7,9 +7,23 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 if [ $# -lt 1 ]; then
   echo "usage: npm run mutation -- <module> [stryker options]" >&2
-  node -e "process.env.KP_MUTATION_MODULE='money'; import('./stryker.config.mjs').then(m => { for (const [k, v] of Object.entries(m.MODULES)) console.error('  ' + k.padEnd(10) + v.note); })"
+  KP_MUTATION_MODULE=money node -e "import('./stryker.config.mjs').then(m => { for (const [k, v] of Object.entries(m.MODULES)) console.error('  ' + k.padEnd(10) + v.note); })"
   exit 2
 fi
 export KP_MUTATION_MODULE="$1"
 shift
-exec stryker run stryker.config.mjs "$@"
+config=$(node -e "import('./stryker.config.mjs').then(m => console.log(m.MODULES[process.env.KP_MUTATION_MODULE].config))")
+# the module's own tests only (read by each vitest config's include)
+KP_MUTATION_TESTS=$(node -e "import('./stryker.config.mjs').then(m => console.log(m.MODULES[process.env.KP_MUTATION_MODULE].tests.join(';')))")
+export KP_MUTATION_TESTS
+
+# Server modules need PostgreSQL outside Stryker's sandbox (see scripts/mutation-db.ts).
+if [[ "$config" == apps/server/* && -z "${TEST_DATABASE_URL:-}" ]]; then
+  fifo=$(mktemp -u) && mkfifo "$fifo"
+  tsx scripts/mutation-db.ts > "$fifo" &
+  db_pid=$!
+  trap 'kill $db_pid 2>/dev/null; wait $db_pid 2>/dev/null; rm -f "$fifo"' EXIT
+  read -r TEST_DATABASE_URL < "$fifo"
+  export TEST_DATABASE_URL
+fi
+stryker run stryker.config.mjs "$@"

@@ -6,7 +6,8 @@ export default defineConfig({
   test: {
     name: 'server',
     environment: 'node',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // KP_MUTATION_TESTS: the files one mutation run needs (scripts/mutation.sh)
+    include: process.env.KP_MUTATION_TESTS?.split(';') ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     env: { NODE_ENV: 'test', KAIPIAO_FIXED_CAPTCHA: '1234', LOG_LEVEL: 'silent' },
     pool: 'forks',

@@ -9,7 +9,8 @@ export default mergeConfig(
     test: {
       name: 'web',
       environment: 'jsdom',
-      include: ['src/**/*.test.{ts,tsx}'],
+      // KP_MUTATION_TESTS: the files one mutation run needs (scripts/mutation.sh)
+      include: process.env.KP_MUTATION_TESTS?.split(';') ?? ['src/**/*.test.{ts,tsx}'],
       setupFiles: ['src/test/setup.ts'],
       restoreMocks: true,
     },

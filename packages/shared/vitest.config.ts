@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     name: 'shared',
     environment: 'node',
-    include: ['src/**/*.test.ts'],
+    // KP_MUTATION_TESTS: the files one mutation run needs (scripts/mutation.sh)
+    include: process.env.KP_MUTATION_TESTS?.split(';') ?? ['src/**/*.test.ts'],
   },
 });
