@@ -163,6 +163,8 @@ export default {
   concurrency: Number(process.env.KP_MUTATION_CONCURRENCY ?? mod.concurrency ?? 2),
   timeoutMS: 20_000,
   tempDirName: '.tmp/stryker',
+  // what the sandbox need not copy (databases, builds, reports)
+  ignorePatterns: ['.tmp', 'reports', 'data', 'dist', 'test-results', 'playwright-report', 'artifacts'],
   cleanTempDir: true,
   incremental: true,
   incrementalFile: `reports/mutation/${name}.incremental.json`,

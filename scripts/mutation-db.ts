@@ -9,7 +9,7 @@ const dir = path.resolve(import.meta.dirname, '../.tmp/mutation-pg');
 const { cluster } = await startEmbeddedPostgres(dir, { port: 55440, quiet: true });
 console.log(cluster.url('postgres'));
 const stop = async () => {
-  await cluster.stop();
+  await Promise.race([cluster.stop(), new Promise((r) => setTimeout(r, 10_000))]);
   process.exit(0);
 };
 process.on('SIGTERM', stop);

@@ -11,6 +11,8 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     env: { NODE_ENV: 'test', KAIPIAO_FIXED_CAPTCHA: '1234', LOG_LEVEL: 'silent' },
     pool: 'forks',
+    // a mutation run reuses one worker's modules between mutants (Stryker switches mutants at run time)
+    isolate: !process.env.KP_MUTATION_TESTS,
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
