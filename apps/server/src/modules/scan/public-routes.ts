@@ -53,8 +53,9 @@ export const scanPublicRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       await limit(req, 'search');
-      // only someone holding a live code may search
-      await service.publicCode(app.db, req.query.token);
+      // only someone holding a live code may search: active (publicCode) and not expired
+      const code = await service.publicCode(app.db, req.query.token);
+      if (code.expired) throw new AppError(SCAN_CODE.CODE_EXPIRED);
       return ok(await service.searchTitles(app.db, req.query.keyword));
     },
   );
