@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { resetServer, server, startServer } from './msw.ts';
 
 // antd reads matchMedia for responsive props; jsdom does not implement it.
 if (!window.matchMedia) {
@@ -16,8 +17,12 @@ if (!window.matchMedia) {
     }) as MediaQueryList;
 }
 
+// API calls go to MSW handlers (./api.ts); a request no handler answers fails the test
+beforeAll(() => startServer());
 afterEach(() => {
   cleanup();
   localStorage.clear();
   sessionStorage.clear();
+  resetServer();
 });
+afterAll(() => server.close());
