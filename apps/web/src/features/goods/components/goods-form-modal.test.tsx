@@ -1,6 +1,6 @@
 import { CATALOG_CODE, type TaxRateResult } from '@kaipiao/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
@@ -90,7 +90,9 @@ describe('GoodsFormModal', { timeout: 60_000 }, () => {
     await userEvent.type(await screen.findByLabelText('项目名称'), '住宿费');
     await waitFor(() => expect(screen.getByText('1%')).toBeTruthy());
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    expect(await screen.findByText('已存在相同名称和规格型号的商品')).toBeTruthy();
+    // under the name field (the answer's message says the same, so the place is what counts)
+    const nameItem = screen.getByLabelText('项目名称').closest('.ant-form-item') as HTMLElement;
+    expect(await within(nameItem).findByText('已存在相同名称和规格型号的商品')).toBeTruthy();
     expect(onSaved).not.toHaveBeenCalled();
     const [{ body }] = apiCalls('/v3/client-project/create');
     expect(body).toMatchObject({
