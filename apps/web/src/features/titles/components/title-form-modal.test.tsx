@@ -1,5 +1,5 @@
 import { CATALOG_CODE, type TitleBody, type TitleItem } from '@kaipiao/shared';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
@@ -96,6 +96,8 @@ describe('TitleFormModal', { timeout: 60_000 }, () => {
     await userEvent.click(screen.getByLabelText('纳税人识别号'));
     await userEvent.paste('91110000600037341L');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    expect(await screen.findByText('已存在同名抬头')).toBeTruthy();
+    // under the name field (the answer's message says the same, so the place is what counts)
+    const nameItem = screen.getByLabelText('企业名称').closest('.ant-form-item') as HTMLElement;
+    expect(await within(nameItem).findByText('已存在同名抬头')).toBeTruthy();
   });
 });
