@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { resetServer, server, startServer } from './msw.ts';
 
 // antd reads matchMedia for responsive props; jsdom does not implement it.
 if (!window.matchMedia) {
@@ -16,8 +17,26 @@ if (!window.matchMedia) {
     }) as MediaQueryList;
 }
 
+// jsdom does not implement pseudo-elements: it logs "Not implemented" and computes the element's
+// own style (rc-table measures the scrollbar through ::-webkit-scrollbar); a pseudo-element has no
+// style here.
+const computedStyle = window.getComputedStyle.bind(window);
+window.getComputedStyle = (element, pseudoElement) =>
+  pseudoElement ? new CSSStyleDeclaration() : computedStyle(element);
+
+// every test's antd tree keeps its CSS out of the document (./antd.tsx says why)
+vi.mock('../lib/antd/provider.tsx', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../lib/antd/provider.tsx')>();
+  const { withServerStyles } = await import('./antd.tsx');
+  return { ...actual, AntdProvider: withServerStyles(actual.AntdProvider) };
+});
+
+// API calls go to MSW handlers (./api.ts); a request no handler answers fails the test
+beforeAll(() => startServer());
 afterEach(() => {
   cleanup();
   localStorage.clear();
   sessionStorage.clear();
+  resetServer();
 });
+afterAll(() => server.close());

@@ -1,6 +1,8 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { AntdProvider } from '../../lib/antd/provider.tsx';
+import { apiOk } from '../../test/api.ts';
+import { apiCalls, server } from '../../test/msw.ts';
 import { SmallScaleMeter, usedPercent } from './small-scale-meter.tsx';
 import SmallScaleNoticeDialog from './small-scale-notice-dialog.tsx';
 
@@ -27,13 +29,7 @@ describe('small-scale meter and notice', { timeout: 60_000 }, () => {
   });
 
   it('shows the spec text; 不再提醒 and 确定 are sent to the server', async () => {
-    const fetchMock = vi.fn(
-      async () =>
-        new Response(JSON.stringify({ code: 0, message: 'ok', data: null }), {
-          headers: { 'content-type': 'application/json' },
-        }),
-    );
-    vi.stubGlobal('fetch', fetchMock);
+    server.use(apiOk('POST', '/v3/home/small-scale-notice', null));
     const onClose = vi.fn();
     const onAnswered = vi.fn();
     render(
@@ -53,9 +49,9 @@ describe('small-scale meter and notice', { timeout: 60_000 }, () => {
     expect(screen.getByText(/2023年1月1日至2027年12月31日/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '不再提醒' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
-    expect(url).toContain('/v3/home/small-scale-notice');
-    expect(JSON.parse(String(init.body))).toEqual({ action: 'never' });
+    const [call] = apiCalls();
+    expect(call?.path).toBe('/v3/home/small-scale-notice');
+    expect(call?.body).toEqual({ action: 'never' });
     expect(onAnswered).toHaveBeenCalled();
   });
 });

@@ -1,18 +1,15 @@
+import { AUTH_CODE } from '@kaipiao/shared';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useDialogStore } from '../../../components/dialog-host/dialog-store.ts';
 import { toBase64 } from '../../../lib/encrypt-password.ts';
+import { apiError, apiOk } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { LoginPage } from './login-page.tsx';
 
 const PICTURE = 'data:image/svg+xml;base64,PHN2Zy8+';
-
-function envelope(data: unknown) {
-  return new Response(JSON.stringify({ code: 0, message: 'ok', data }), {
-    headers: { 'content-type': 'application/json' },
-  });
-}
 
 function renderLogin(url = '/user/login') {
   const router = createMemoryRouter([{ path: '/user/login', element: <LoginPage /> }], {
@@ -24,13 +21,7 @@ function renderLogin(url = '/user/login') {
 
 describe('LoginPage', () => {
   beforeEach(() => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        if (url.startsWith('/v3/user/picture-code')) return envelope({ picture: PICTURE, unique_code: 'u1' });
-        return envelope(null);
-      }),
-    );
+    server.use(apiOk('GET', '/v3/user/picture-code', { picture: PICTURE, unique_code: 'u1' }));
   });
 
   it('shows account, password and picture code with the captcha image and the login button', async () => {
@@ -48,7 +39,7 @@ describe('LoginPage', () => {
     expect(screen.getByText('请输入账号')).toBeTruthy();
     expect(screen.getByText('请输入密码')).toBeTruthy();
     expect(screen.getByText('请输入4位验证码')).toBeTruthy();
-    const calls = vi.mocked(fetch).mock.calls.map(([u]) => String(u));
+    const calls = apiCalls().map((c) => c.path);
     expect(calls.some((u) => u.includes('account-login') || u.includes('multi-factor'))).toBe(false);
   });
 
@@ -56,7 +47,7 @@ describe('LoginPage', () => {
     renderLogin();
     await screen.findByRole('img', { name: '图形验证码' });
     await userEvent.click(screen.getByRole('button', { name: '刷新图形验证码' }));
-    const pictureCalls = vi.mocked(fetch).mock.calls.filter(([u]) => String(u).includes('picture-code'));
+    const pictureCalls = apiCalls('/v3/user/picture-code');
     expect(pictureCalls.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -68,21 +59,9 @@ describe('LoginPage', () => {
     );
     const der = toBase64(await crypto.subtle.exportKey('spki', pair.publicKey));
     const public_key = `-----BEGIN PUBLIC KEY-----\n${der.match(/.{1,64}/g)!.join('\n')}\n-----END PUBLIC KEY-----\n`;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) => {
-        if (url.startsWith('/v3/user/picture-code')) return envelope({ picture: PICTURE, unique_code: 'u1' });
-        if (url.startsWith('/v3/user/public-key')) return envelope({ key_id: 'k1', public_key });
-        if (url.startsWith('/v3/user/account-login')) {
-          const body = {
-            code: 11007,
-            message: '为了您的账号安全，请先完成手机验证',
-            data: { mfa_ticket: 't-1' },
-          };
-          return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
-        }
-        return envelope(null);
-      }),
+    server.use(
+      apiOk('GET', '/v3/user/public-key', { key_id: 'k1', public_key }),
+      apiError('POST', '/v3/user/account-login', AUTH_CODE.MFA_REQUIRED, { data: { mfa_ticket: 't-1' } }),
     );
     renderLogin();
     await screen.findByRole('img', { name: '图形验证码' });
@@ -97,7 +76,7 @@ describe('LoginPage', () => {
         mfa_ticket: 't-1',
       }),
     );
-    const calls = vi.mocked(fetch).mock.calls.map(([u]) => String(u));
+    const calls = apiCalls().map((c) => c.path);
     expect(calls.some((u) => u.includes('multi-factor'))).toBe(false);
   });
 });

@@ -1,12 +1,15 @@
+import { BATCH_CODE, type BatchProgress, type BatchReport, type TaxEquipment } from '@kaipiao/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
 import { useSessionStore } from '../../../stores/session-store.ts';
+import { apiError, apiOk } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { BatchPage } from './batch-page.tsx';
 
-const DEVICE = {
+const DEVICE: TaxEquipment = {
   device_id: 3,
   name: '数电账户（电子发票服务平台）',
   kind: 'digital',
@@ -27,7 +30,7 @@ const DEVICE = {
   stock: {},
 };
 
-const REPORT = {
+const REPORT: BatchReport = {
   errors: [
     { sheet: '商品明细', row: 7, column: '金额', message: '金额最多2位小数' },
     { sheet: '发票信息', row: 3, column: '购买方类型', message: '购买方类型须为“企业”或“个人”' },
@@ -37,7 +40,7 @@ const REPORT = {
   line_count: 9,
 };
 
-const PROGRESS = {
+const PROGRESS: BatchProgress = {
   batch_id: 12,
   status: 'running',
   pause_reason: '',
@@ -62,9 +65,6 @@ const PROGRESS = {
   issued_with_tax: '11599.90',
 };
 
-const envelope = (data: unknown, code = 0, message = 'ok') =>
-  new Response(JSON.stringify({ code, message, data }), { headers: { 'content-type': 'application/json' } });
-
 /** antd puts a space between two CJK characters of a button */
 const named = (text: string) => (name: string) => name.replace(/\s/g, '').includes(text.replace(/\s/g, ''));
 
@@ -81,7 +81,6 @@ function renderPage() {
 }
 
 describe('BatchPage', { timeout: 60_000 }, () => {
-  let upload: () => Response;
   beforeEach(() => {
     useSessionStore.setState({
       signedIn: true,
@@ -94,18 +93,15 @@ describe('BatchPage', { timeout: 60_000 }, () => {
       },
       store: { client_store_id: 1, name: '文三路总部' },
     });
-    upload = () => envelope(REPORT, 17007, '文件有2处错误，未开具任何发票，请按校验报告修改后重新上传');
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = String(input);
-        if (url.includes('/v3/batch-invoice/list')) return envelope({ total: 1, list: [PROGRESS] });
-        if (url.includes('/v3/client-store/get-tax-equipment')) return envelope([DEVICE]);
-        if (url.includes('/v3/batch-invoice/upload')) return upload();
-        if (url.includes('/v3/batch-invoice/progress')) return envelope(PROGRESS);
-        if (url.includes('/v3/batch-invoice/rows')) return envelope({ total: 0, list: [] });
-        return envelope(null);
+    server.use(
+      apiOk('GET', '/v3/batch-invoice/list', { total: 1, list: [PROGRESS] }),
+      apiOk('GET', '/v3/client-store/get-tax-equipment', [DEVICE]),
+      apiError('POST', '/v3/batch-invoice/upload', BATCH_CODE.ROWS_INVALID, {
+        message: '文件有2处错误，未开具任何发票，请按校验报告修改后重新上传',
+        data: REPORT,
       }),
+      apiOk('GET', '/v3/batch-invoice/progress', PROGRESS),
+      apiOk('GET', '/v3/batch-invoice/rows', { total: 0, list: [] }),
     );
   });
 
@@ -126,12 +122,8 @@ describe('BatchPage', { timeout: 60_000 }, () => {
     expect(within(report).getByText('金额最多2位小数')).toBeTruthy();
     expect(within(report).getByText('商品明细')).toBeTruthy();
     expect(within(report).getByText('购买方类型')).toBeTruthy();
-    const call = vi.mocked(fetch).mock.calls.find(([u]) => String(u).includes('/upload'))!;
-    const url = String(call[0]);
-    expect(url).toContain('device_id=3');
-    expect(url).toContain('invoice_type=82');
-    expect(url).toContain('client_id=5');
-    expect(url).toContain('sid=1');
+    const [call] = apiCalls('/v3/batch-invoice/upload');
+    expect(call?.query).toMatchObject({ device_id: '3', invoice_type: '82', client_id: '5', sid: '1' });
   });
 
   it('shows a batch from the history with its progress and controls', async () => {

@@ -1,8 +1,11 @@
+import { CATALOG_CODE, type TaxRateResult } from '@kaipiao/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { apiError, apiOk } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { GoodsFormModal } from './goods-form-modal.tsx';
 
 const LODGING = {
@@ -16,7 +19,7 @@ const LODGING = {
   special_business: null,
   keywords: '',
 };
-const RATES = {
+const RATES: TaxRateResult = {
   taxpayer_type: 'small',
   reduced_rate_end: '2027-12-31',
   default_rate: '0.01',
@@ -27,9 +30,6 @@ const RATES = {
   ],
   preferential_options: [{ code: '03', label: '免税' }],
 };
-
-const envelope = (data: unknown, code = 0, message = 'ok') =>
-  new Response(JSON.stringify({ code, message, data }), { headers: { 'content-type': 'application/json' } });
 
 function renderModal(variant: 'general' | 'hotel' = 'general') {
   const onSaved = vi.fn();
@@ -45,20 +45,11 @@ function renderModal(variant: 'general' | 'hotel' = 'general') {
 }
 
 describe('GoodsFormModal', { timeout: 60_000 }, () => {
-  let created: unknown;
   beforeEach(() => {
-    created = envelope({ id: 1 });
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
-        if (url.startsWith('/v3/tax-class-code/search')) return envelope([LODGING]);
-        if (url.startsWith('/v3/client-project/tax-rate')) return envelope(RATES);
-        if (url.startsWith('/v3/client-project/create')) {
-          void init;
-          return created as Response;
-        }
-        return envelope(null);
-      }),
+    // no create handler: a test that saves installs one, any other create fails the test
+    server.use(
+      apiOk('GET', '/v3/tax-class-code/search', [LODGING]),
+      apiOk('POST', '/v3/client-project/tax-rate', RATES),
     );
   });
 
@@ -68,8 +59,7 @@ describe('GoodsFormModal', { timeout: 60_000 }, () => {
     expect(await screen.findByText('请输入项目名称')).toBeTruthy();
     expect(screen.getByText('请选择税收分类编码')).toBeTruthy();
     expect(screen.getByText('请选择税率')).toBeTruthy();
-    const calls = vi.mocked(fetch).mock.calls.map(([u]) => String(u));
-    expect(calls.some((u) => u.includes('/create'))).toBe(false);
+    expect(apiCalls('/v3/client-project/create')).toHaveLength(0);
   });
 
   it('checks the price and the name length with the shared messages', async () => {
@@ -91,20 +81,20 @@ describe('GoodsFormModal', { timeout: 60_000 }, () => {
   });
 
   it('shows a server field error (duplicate name) next to the field', async () => {
-    created = envelope(
-      { errors: [{ field: 'name', message: '已存在相同名称和规格型号的商品' }] },
-      14002,
-      '重复',
+    server.use(
+      apiError('POST', '/v3/client-project/create', CATALOG_CODE.GOODS_DUPLICATE, {
+        data: { errors: [{ field: 'name', message: '已存在相同名称和规格型号的商品' }] },
+      }),
     );
     const { onSaved } = renderModal('hotel');
     await userEvent.type(await screen.findByLabelText('项目名称'), '住宿费');
     await waitFor(() => expect(screen.getByText('1%')).toBeTruthy());
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    expect(await screen.findByText('已存在相同名称和规格型号的商品')).toBeTruthy();
+    // under the name field (the answer's message says the same, so the place is what counts)
+    const nameItem = screen.getByLabelText('项目名称').closest('.ant-form-item') as HTMLElement;
+    expect(await within(nameItem).findByText('已存在相同名称和规格型号的商品')).toBeTruthy();
     expect(onSaved).not.toHaveBeenCalled();
-    const body = JSON.parse(
-      String(vi.mocked(fetch).mock.calls.find(([u]) => String(u).includes('/create'))?.[1]?.body),
-    );
+    const [{ body }] = apiCalls('/v3/client-project/create');
     expect(body).toMatchObject({
       name: '住宿费',
       tax_class_code: LODGING.code,

@@ -1,10 +1,13 @@
+import type { GoodsItem } from '@kaipiao/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { apiOk } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { GoodsPage } from './goods-page.tsx';
 
-const ITEM = {
+const ITEM: GoodsItem = {
   id: 7,
   name: '软件开发服务',
   tax_class_code: '3040201010000000000',
@@ -24,17 +27,9 @@ const ITEM = {
   updated_at: '2026-01-02T00:00:00.000Z',
 };
 
-const envelope = (data: unknown) =>
-  new Response(JSON.stringify({ code: 0, message: 'ok', data }), {
-    headers: { 'content-type': 'application/json' },
-  });
-
 describe('GoodsPage', { timeout: 60_000 }, () => {
   beforeEach(() => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => envelope({ list: [ITEM], total: 1 })),
-    );
+    server.use(apiOk('GET', '/v3/client-project/get-projects', { list: [ITEM], total: 1 }));
   });
 
   it('lists the goods with the printed name, rate, default tag and the toolbar', async () => {
@@ -53,9 +48,9 @@ describe('GoodsPage', { timeout: 60_000 }, () => {
       expect(screen.getByRole('button', { name: new RegExp(name) })).toBeTruthy();
     }
     await waitFor(() => {
-      const url = String(vi.mocked(fetch).mock.calls[0]?.[0]);
-      expect(url).toContain('/v3/client-project/get-projects');
-      expect(url).toContain('page_size=10');
+      const [first] = apiCalls();
+      expect(first?.path).toBe('/v3/client-project/get-projects');
+      expect(first?.query.page_size).toBe('10');
     });
   });
 });

@@ -1,9 +1,10 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
 import { useSessionStore } from '../../../stores/session-store.ts';
+import { apiCalls } from '../../../test/msw.ts';
 import { InvoiceIssuePage } from './invoice-issue-page.tsx';
 
 const BUSINESS = {
@@ -18,7 +19,6 @@ describe('InvoiceIssuePage', () => {
   afterEach(() => useSessionStore.setState({ business: null, store: null }));
 
   it('asks to switch to a store on the all-stores summary view (-1) instead of showing the form', async () => {
-    vi.stubGlobal('fetch', vi.fn());
     useSessionStore.setState({
       business: BUSINESS,
       store: { client_store_id: -1, name: '全部门店数据汇总' },
@@ -40,7 +40,8 @@ describe('InvoiceIssuePage', () => {
     render(<RouterProvider router={router} />);
     expect(screen.getByText('请先切换到具体门店')).toBeTruthy();
     expect(screen.queryByText('开具发票')).toBeNull();
-    expect(fetch).not.toHaveBeenCalled();
+    // no handlers: the summary view asks the server nothing
+    expect(apiCalls()).toEqual([]);
     await userEvent.click(screen.getByRole('button', { name: '切换门店' }));
     expect(router.state.location.pathname).toBe('/user/switch-store');
     expect(router.state.location.search).toBe('?redirect=%2Finvoice%2Fonline');

@@ -1,4 +1,6 @@
 import {
+  type BlueInvoiceRequest,
+  CODE,
   INVOICE_CODE,
   type IssueResult,
   MONEY_MSG,
@@ -13,8 +15,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { apiError, apiHandler, apiOk, type Reply, reply } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { getIssueResult, issueBlueInvoice, reconcileSerial } from '../api/issue.ts';
 import { emptyDraft, emptyLine } from '../utils/draft.ts';
 import { draftKey, loadDraft } from '../utils/draft-storage.ts';
@@ -57,46 +61,34 @@ const issued = (serial: string, no = '25332000000000000001'): IssueResult => ({
   error_message: null,
 });
 
-const envelope = (data: unknown, code = 0, message = 'ok') =>
-  new Response(JSON.stringify({ code, message, data }), { headers: { 'content-type': 'application/json' } });
+type BlueAnswer = (body: BlueInvoiceRequest) => Reply<IssueResult> | Promise<Reply<IssueResult>>;
+let blue: BlueAnswer;
+/** the bodies POST blue was sent, as sent */
+const blueBodies = () => apiCalls('/v3/online-invoicing/blue').map((c) => c.body as Record<string, unknown>);
 
-type BlueHandler = (body: Record<string, unknown>) => Response | Promise<Response>;
-let blue: BlueHandler;
-let blueBodies: Record<string, unknown>[];
 /** what POST tax-rate says the business is */
 let taxpayer: 'general' | 'small';
 
-function installFetch() {
-  blueBodies = [];
+/** What the form asks the server, answered as the server's contract says. */
+function installApi() {
   taxpayer = 'general';
-  blue = (body) => envelope(issued(String(body.serial_no)));
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const path = url.split('?')[0];
-      if (path === '/v3/client-store/get-tax-equipment') return envelope([DEVICE]);
-      if (path === '/v3/invoice-record/specific-business') return envelope(SPECIFIC_BUSINESS_DEFS);
-      if (path === '/v3/client-project/tax-rate') {
-        return envelope({
-          taxpayer_type: taxpayer,
-          reduced_rate_end: '2027-12-31',
-          default_rate: taxpayer === 'small' ? '0.01' : '0.06',
-          rates: ratesFor({ taxpayerType: taxpayer }).map(toRateOptionItem),
-          preferential_options: [],
-        });
-      }
-      if (path === '/v3/client-project/get-projects') return envelope({ list: [], total: 0 });
-      if (path === '/v3/client-title/search') return envelope([]);
-      if (path === '/v3/online-invoicing/result') {
-        return envelope(null, INVOICE_CODE.SERIAL_NOT_FOUND, '未找到该流水号的发票');
-      }
-      if (path === '/v3/online-invoicing/blue') {
-        const body = JSON.parse(String(init?.body));
-        blueBodies.push(body);
-        return blue(body);
-      }
-      return envelope(null);
-    }),
+  blue = (body) => reply.ok(issued(body.serial_no));
+  server.use(
+    apiOk('GET', '/v3/client-store/get-tax-equipment', [DEVICE]),
+    apiOk('GET', '/v3/invoice-record/specific-business', [...SPECIFIC_BUSINESS_DEFS]),
+    apiHandler('POST', '/v3/client-project/tax-rate', () =>
+      reply.ok({
+        taxpayer_type: taxpayer,
+        reduced_rate_end: '2027-12-31',
+        default_rate: taxpayer === 'small' ? '0.01' : '0.06',
+        rates: ratesFor({ taxpayerType: taxpayer }).map(toRateOptionItem),
+        preferential_options: [],
+      }),
+    ),
+    apiOk('GET', '/v3/client-project/get-projects', { list: [], total: 0 }),
+    apiOk('GET', '/v3/client-title/search', []),
+    apiError('GET', '/v3/online-invoicing/result', INVOICE_CODE.SERIAL_NOT_FOUND),
+    apiHandler('POST', '/v3/online-invoicing/blue', ({ body }) => blue(body)),
   );
 }
 
@@ -169,7 +161,7 @@ async function issue() {
 }
 
 describe('IssueForm', { timeout: 60_000 }, () => {
-  beforeEach(() => installFetch());
+  beforeEach(() => installApi());
 
   it('totals and 大写 follow every keystroke', async () => {
     seed();
@@ -234,7 +226,7 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     const item = cell('纳税人识别号').closest('.ant-form-item') as HTMLElement;
     expect(within(item).getByText('开具专票时，购买方纳税人识别号必填')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: '发票预览' })).toBeNull();
-    expect(blueBodies).toHaveLength(0);
+    expect(blueBodies()).toHaveLength(0);
     type('纳税人识别号', '91310000MA1FL4XQ2K');
     expect(within(item).queryByText('开具专票时，购买方纳税人识别号必填')).toBeNull();
   });
@@ -242,16 +234,15 @@ describe('IssueForm', { timeout: 60_000 }, () => {
   it('shows the server field errors next to their fields', async () => {
     seed({ lines: [line({ quantity: '1', price: '106' })] });
     blue = () =>
-      envelope(
-        {
+      reply.error(CODE.VALIDATION, {
+        message: '第1行税额误差超过0.06',
+        data: {
           errors: [
             { field: 'goods_info.0.tax_amount', message: '第1行税额误差超过0.06' },
             { field: 'buyer.name', message: '购买方名称与纳税人识别号不一致' },
           ],
         },
-        10001,
-        '第1行税额误差超过0.06',
-      );
+      });
     renderForm();
     await screen.findByText('电子发票（普通发票）');
     await issue();
@@ -269,12 +260,14 @@ describe('IssueForm', { timeout: 60_000 }, () => {
   it('keeps the serial across a retry and a double click, and takes a new one on 继续开票', async () => {
     seed({ lines: [line({ quantity: '1', price: '106' })] }, 'WEBfirstserial01');
     let release: () => void = () => {};
+    let sent = 0;
     blue = async (body) => {
-      if (blueBodies.length === 1) throw new TypeError('Failed to fetch');
+      // the first attempt never reaches the server: fetch fails
+      if (++sent === 1) return reply.networkError();
       await new Promise<void>((r) => {
         release = r;
       });
-      return envelope(issued(String(body.serial_no)));
+      return reply.ok(issued(body.serial_no));
     };
     renderForm();
     await screen.findByText('电子发票（普通发票）');
@@ -288,15 +281,15 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     const confirm = within(dialog).getByRole('button', { name: /确认开具/ });
     await userEvent.click(confirm);
     await userEvent.click(confirm);
-    await waitFor(() => expect(blueBodies).toHaveLength(2));
+    await waitFor(() => expect(blueBodies()).toHaveLength(2));
     await act(async () => release());
     expect(await screen.findByText('开票成功')).toBeTruthy();
-    expect(blueBodies.map((b) => b.serial_no)).toEqual(['WEBfirstserial01', 'WEBfirstserial01']);
+    expect(blueBodies().map((b) => b.serial_no)).toEqual(['WEBfirstserial01', 'WEBfirstserial01']);
     expect(figure('发票号码')).toBe('25332000000000000001');
     expect(loadDraft(KEY)).toBeNull();
 
     // 继续开票: empty lines, same device and kind, a new serial
-    blue = (body) => envelope(issued(String(body.serial_no), '25332000000000000002'));
+    blue = (body) => reply.ok(issued(body.serial_no, '25332000000000000002'));
     await userEvent.click(screen.getByRole('button', { name: /继续开票/ }));
     expect(cell('项目名称 第1行').value).toBe('');
     const next = loadDraft(KEY);
@@ -317,7 +310,7 @@ describe('IssueForm', { timeout: 60_000 }, () => {
       await userEvent.click(screen.getByRole('button', { name: '开具发票' }));
       expect(within(item).getByText(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED)).toBeTruthy();
       expect(screen.queryByRole('dialog', { name: '发票预览' })).toBeNull();
-      expect(blueBodies).toHaveLength(0);
+      expect(blueBodies()).toHaveLength(0);
       // both reasons offered in full
       fireEvent.mouseDown(select);
       const second = await screen.findByTitle(SMALL_SCALE_3_PERCENT_REASONS['2']);
@@ -326,8 +319,8 @@ describe('IssueForm', { timeout: 60_000 }, () => {
       await waitFor(() => expect(within(item).queryByText(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED)).toBeNull());
       await issue();
       expect(await screen.findByText('开票成功')).toBeTruthy();
-      expect(blueBodies).toHaveLength(1);
-      expect(blueBodies[0]!.small_scale_reason).toBe('2');
+      expect(blueBodies()).toHaveLength(1);
+      expect(blueBodies()[0]!.small_scale_reason).toBe('2');
     },
   );
 
@@ -339,7 +332,7 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     expect(screen.queryByLabelText('开具3%征收率原因')).toBeNull();
     await issue();
     expect(await screen.findByText('开票成功')).toBeTruthy();
-    expect(blueBodies[0]).not.toHaveProperty('small_scale_reason');
+    expect(blueBodies()[0]).not.toHaveProperty('small_scale_reason');
     first.unmount();
 
     taxpayer = 'general';
@@ -352,6 +345,6 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     expect(screen.queryByLabelText('开具3%征收率原因')).toBeNull();
     await issue();
     expect(await screen.findByText('开票成功')).toBeTruthy();
-    expect(blueBodies[1]).not.toHaveProperty('small_scale_reason');
+    expect(blueBodies()[1]).not.toHaveProperty('small_scale_reason');
   });
 });

@@ -1,8 +1,11 @@
+import type { InvoiceDetail, InvoiceRow } from '@kaipiao/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { apiOk } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { LibraryPage } from './library-page.tsx';
 
 const ROW = {
@@ -28,7 +31,7 @@ const ROW = {
   source: 'online',
   issued_at: '2026-11-10T02:00:00.000Z',
   created_at: '2026-11-10T02:00:00.000Z',
-};
+} satisfies InvoiceRow;
 
 const DETAIL = {
   invoice: {
@@ -116,22 +119,19 @@ const DETAIL = {
     remaining_tax: '0.00',
     remaining_with_tax: '0.00',
   },
-};
-
-const envelope = (data: unknown) =>
-  new Response(JSON.stringify({ code: 0, message: 'ok', data }), {
-    headers: { 'content-type': 'application/json' },
-  });
+} satisfies InvoiceDetail;
 
 describe('LibraryPage', { timeout: 120_000 }, () => {
   beforeEach(() => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) =>
-        String(url).includes('get-invoice-detail')
-          ? envelope(DETAIL)
-          : envelope({ list: [ROW], total: 1, total_capped: false, page: 1, page_size: 10 }),
-      ),
+    server.use(
+      apiOk('POST', '/v3/invoice-record/list', {
+        list: [ROW],
+        total: 1,
+        total_capped: false,
+        page: 1,
+        page_size: 10,
+      }),
+      apiOk('POST', '/v3/invoice-detail/get-invoice-detail', DETAIL),
     );
   });
 
@@ -149,9 +149,9 @@ describe('LibraryPage', { timeout: 120_000 }, () => {
     expect(screen.getAllByText('全额红冲').length).toBeGreaterThan(0);
     expect(screen.getByText('1,060.00')).toBeTruthy();
     expect(screen.getByText('2026-11-10 10:00')).toBeTruthy();
-    const first = vi.mocked(fetch).mock.calls[0]!;
-    expect(String(first[0])).toContain('/v3/invoice-record/list');
-    expect(JSON.parse(String((first[1] as RequestInit).body))).toMatchObject({ page: 1, page_size: 10 });
+    const [first] = apiCalls();
+    expect(first?.path).toBe('/v3/invoice-record/list');
+    expect(first?.body).toMatchObject({ page: 1, page_size: 10 });
 
     fireEvent.click(screen.getByText(ROW.invoice_no));
     expect(await screen.findByText('发票详情')).toBeTruthy();
@@ -164,8 +164,6 @@ describe('LibraryPage', { timeout: 120_000 }, () => {
       '/v3/invoice-detail/download?invoice_id=41&kind=pdf',
     );
     expect(screen.getByRole('button', { name: /重发邮件/ })).toBeTruthy();
-    await waitFor(() =>
-      expect(vi.mocked(fetch).mock.calls.some((c) => String(c[0]).includes('get-invoice-detail'))).toBe(true),
-    );
+    await waitFor(() => expect(apiCalls('/v3/invoice-detail/get-invoice-detail')).toHaveLength(1));
   });
 });

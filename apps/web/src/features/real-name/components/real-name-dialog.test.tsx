@@ -1,10 +1,10 @@
+import { CODE, type RealNameInfo } from '@kaipiao/shared';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { apiError, apiOk } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { RealNameDialog, type RealNameDialogData } from './real-name-dialog.tsx';
-
-const envelope = (data: unknown, code = 0, message = 'ok') =>
-  new Response(JSON.stringify({ code, message, data }), { headers: { 'content-type': 'application/json' } });
 
 const b64 = (s: string) => btoa(s);
 
@@ -31,12 +31,24 @@ const QR_DATA: RealNameDialogData = {
   qr_code: b64('https://etax.sandbox.kaipiao.local/realname?t=abc'),
 };
 
-type Route = (url: string, init?: RequestInit) => Response | Promise<Response>;
-function stubFetch(route: Route) {
-  const fn = vi.fn(async (url: string, init?: RequestInit) => route(String(url), init));
-  vi.stubGlobal('fetch', fn);
-  return fn;
-}
+/** What GET get-real-person-auth answers for the QR_DATA device (realNameInfoSchema). */
+const personAuth = (patch: { qrCode: string; authStatus: number; auth_type: number }): RealNameInfo => ({
+  device_id: QR_DATA.device_id,
+  channel: QR_DATA.channel,
+  tax_code: QR_DATA.tax_code,
+  terminal_code: QR_DATA.terminal_code,
+  tax_account: QR_DATA.tax_account,
+  tax_mobile: QR_DATA.tax_mobile,
+  name: QR_DATA.name,
+  auth_type: patch.auth_type,
+  auth_status: patch.authStatus,
+  auth_way: QR_DATA.auth_way,
+  ele_tax_login_type: QR_DATA.ele_tax_login_type,
+  logged_in: 0,
+  login_expires_at: null,
+  qrCode: patch.qrCode,
+  authStatus: patch.authStatus,
+});
 
 /** Lets pending fetch promises and React updates settle under fake timers. */
 const flush = async () => {
@@ -67,10 +79,13 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
   afterEach(() => vi.useRealTimers());
 
   it('SMS mode for GP900000 with way "1": title, read-only account, masked phone, 120 s countdown to 0', async () => {
-    const fetch = stubFetch((url) =>
-      url.includes('get-sms-tax-station')
-        ? envelope({ logged_in: 0, wait_seconds: 120 }, 0, '短信验证码已发送')
-        : envelope(null),
+    server.use(
+      apiOk(
+        'POST',
+        '/v3/equipment/get-sms-tax-station',
+        { logged_in: 0, wait_seconds: 120 },
+        { message: '短信验证码已发送' },
+      ),
     );
     await renderDialog(SMS_DATA);
     expect(screen.getByText('登录')).toBeTruthy();
@@ -80,8 +95,8 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
 
     fireEvent.click(button('获取短信验证码'));
     await flush();
-    const call = fetch.mock.calls.find(([u]) => String(u).includes('get-sms-tax-station'))!;
-    expect(JSON.parse(String(call[1]?.body))).toMatchObject({ device_id: 7, channel: 'GP900000' });
+    const [call] = apiCalls('/v3/equipment/get-sms-tax-station');
+    expect(call?.body).toMatchObject({ device_id: 7, channel: 'GP900000' });
     expect(button('120 s后重试')).toHaveProperty('disabled', true);
     await act(async () => vi.advanceTimersByTimeAsync(1000));
     expect(button('119 s后重试')).toBeTruthy();
@@ -92,13 +107,15 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
   });
 
   it('uses the autonomous send when ele_tax_login_type is "2", and treats code 10000 as sent', async () => {
-    const fetch = stubFetch((url) =>
-      url.includes('get-sms-autonomous-tax-station') ? envelope(null, 10000, '验证码已发送') : envelope(null),
+    server.use(
+      apiError('POST', '/v3/equipment/get-sms-autonomous-tax-station', CODE.CHANNEL, {
+        message: '验证码已发送',
+      }),
     );
     await renderDialog({ ...SMS_DATA, ele_tax_login_type: '2' });
     fireEvent.click(button('获取短信验证码'));
     await flush();
-    expect(fetch.mock.calls.some(([u]) => String(u).includes('get-sms-autonomous-tax-station'))).toBe(true);
+    expect(apiCalls('/v3/equipment/get-sms-autonomous-tax-station')).toHaveLength(1);
     expect(screen.getByText('短信验证码已发送到您的手机，请注意查收')).toBeTruthy();
     expect(button('120 s后重试')).toBeTruthy();
     // no error dialog for 10000
@@ -106,7 +123,15 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
   });
 
   it('only says "already logged in" when the send answers so, with no countdown', async () => {
-    stubFetch(() => envelope({ logged_in: 0, wait_seconds: 0 }, 0, '当前账号已登录'));
+    // the answer's message alone says so (logged_in 0)
+    server.use(
+      apiOk(
+        'POST',
+        '/v3/equipment/get-sms-tax-station',
+        { logged_in: 0, wait_seconds: 0 },
+        { message: '当前账号已登录' },
+      ),
+    );
     await renderDialog(SMS_DATA);
     fireEvent.click(button('获取短信验证码'));
     await flush();
@@ -115,10 +140,13 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
   });
 
   it('requires the SMS code, and closes after a successful login', async () => {
-    const fetch = stubFetch((url) =>
-      url.includes('sms-login-tax-station')
-        ? envelope({ logged_in: 1, login_expires_at: '2026-11-23T23:00:00Z' }, 0, '登录成功')
-        : envelope(null),
+    server.use(
+      apiOk(
+        'POST',
+        '/v3/equipment/sms-login-tax-station',
+        { logged_in: 1, login_expires_at: '2026-11-23T23:00:00Z' },
+        { message: '登录成功' },
+      ),
     );
     const { onClose } = await renderDialog(SMS_DATA);
     fireEvent.click(button(/确\s*定/));
@@ -128,16 +156,18 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
     fireEvent.change(screen.getByPlaceholderText('请输入短信验证码'), { target: { value: '123456' } });
     fireEvent.click(button(/确\s*定/));
     await flush();
-    const call = fetch.mock.calls.find(([u]) => String(u).includes('sms-login-tax-station'))!;
-    expect(JSON.parse(String(call[1]?.body))).toMatchObject({ sms_code: '123456', phone: '17612342696' });
+    const [call] = apiCalls('/v3/equipment/sms-login-tax-station');
+    expect(call?.body).toMatchObject({ sms_code: '123456', phone: '17612342696' });
     expect(onClose).toHaveBeenCalled();
   });
 
   it('QR mode otherwise: title, person, app name by auth_type; status 3 and 4; refresh failure opens the hint', async () => {
-    stubFetch((url) =>
-      url.includes('get-real-person-auth')
-        ? envelope({ qrCode: '', authStatus: 3, auth_type: 0 })
-        : envelope(null),
+    server.use(
+      apiOk(
+        'GET',
+        '/v3/equipment/get-real-person-auth',
+        personAuth({ qrCode: '', authStatus: 3, auth_type: 0 }),
+      ),
     );
     const { rerender } = await renderDialog({ ...QR_DATA, channel: 'GP900001', auth_way: '1' });
     // a channel outside the SMS list shows the QR even with way "1"; the title still says login
@@ -172,29 +202,29 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
 
   it('a refresh answering a QR with status 1 replaces the QR (non-initiative: judge_invoice_status=1)', async () => {
     const next = b64('https://etax.sandbox.kaipiao.local/realname?t=new');
-    const fetch = stubFetch((url) =>
-      url.includes('get-real-person-auth')
-        ? envelope({ qrCode: next, authStatus: 1, auth_type: 1 })
-        : envelope(null),
+    server.use(
+      apiOk(
+        'GET',
+        '/v3/equipment/get-real-person-auth',
+        personAuth({ qrCode: next, authStatus: 1, auth_type: 1 }),
+      ),
     );
     await renderDialog({ ...QR_DATA, auth_status: 3, qr_code: '' });
     fireEvent.click(button(/^刷\s*新$/));
     await flush();
-    expect(String(fetch.mock.calls[0]?.[0])).toContain('judge_invoice_status=1');
+    expect(apiCalls()[0]?.query.judge_invoice_status).toBe('1');
     expect(screen.queryByText('二维码已过期，点击刷新')).toBeNull();
     expect(screen.getByText('请使用个人所得税APP扫描二维码进行实名认证')).toBeTruthy();
     expect(screen.queryByText(/当前税号未登录电子税务局/)).toBeNull();
   });
 
   it('an initiative QR login (way "2") asks jc-get-qr-code on open', async () => {
-    const fetch = stubFetch((url) =>
-      url.includes('jc-get-qr-code')
-        ? envelope({ qrCode: b64('x'), authStatus: 1, authType: 0 })
-        : envelope(null),
+    server.use(
+      apiOk('POST', '/v3/equipment/jc-get-qr-code', { qrCode: b64('x'), authStatus: 1, authType: 0 }),
     );
     await renderDialog({ ...QR_DATA, isInitiative: true, qr_code: '', auth_status: 0 });
     await flush();
-    expect(fetch.mock.calls.filter(([u]) => String(u).includes('jc-get-qr-code'))).toHaveLength(1);
+    expect(apiCalls('/v3/equipment/jc-get-qr-code')).toHaveLength(1);
     expect(screen.getByRole('button', { name: /下载二维码/ })).toHaveProperty('disabled', false);
   });
 });

@@ -3,6 +3,8 @@ import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '../../../stores/session-store.ts';
+import { apiHandler, reply } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { useDeviceAuthSocket } from './use-device-auth-socket.ts';
 
 /** A stand-in for the browser's WebSocket: records what is sent, lets the test open / close / speak. */
@@ -34,10 +36,9 @@ class FakeSocket {
   }
 }
 
-const envelope = (data: unknown) =>
-  new Response(JSON.stringify({ code: 0, message: 'ok', data }), {
-    headers: { 'content-type': 'application/json' },
-  });
+/** GET check-tax answers `check_auth` with what the test sets; the calls are counted */
+let checkAuth: 0 | 1;
+const checks = () => apiCalls('/v3/equipment/check-tax').length;
 
 function wrapper({ children }: { children: ReactNode }) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -60,6 +61,10 @@ describe('useDeviceAuthSocket (spec §4)', () => {
     vi.useFakeTimers();
     FakeSocket.all = [];
     vi.stubGlobal('WebSocket', FakeSocket);
+    checkAuth = 1;
+    server.use(
+      apiHandler('GET', '/v3/equipment/check-tax', () => reply.ok({ check_auth: checkAuth, devices: [] })),
+    );
     useSessionStore.setState({
       business: { client_id: 5, name: '杭州云栈', tax_code: 'X', org_id: 1, industry: 'general' },
       store: { client_store_id: 9, name: '总部' },
@@ -68,12 +73,10 @@ describe('useDeviceAuthSocket (spec §4)', () => {
   afterEach(() => vi.useRealTimers());
 
   it('opens when the check says authorisation is needed; 20 s heartbeat; 1/3/4 prompt, 2 closes; reconnects after 2 s', async () => {
-    const fetchMock = vi.fn(async (_url: string) => envelope({ check_auth: 1, devices: [] }));
-    vi.stubGlobal('fetch', fetchMock);
     const { result, unmount } = renderHook(() => useDeviceAuthSocket(), { wrapper });
     await flush();
     // spec §4, §7: the device check is GET /v3/equipment/check-tax
-    expect(String(fetchMock.mock.calls[0]![0])).toContain('/v3/equipment/check-tax');
+    expect(apiCalls()[0]?.path).toBe('/v3/equipment/check-tax');
     expect(FakeSocket.all).toHaveLength(1);
     const ws = FakeSocket.all[0]!;
     expect(ws.url).toMatch(/\/ws\/device-auth\?client_id=5&sid=9$/);
@@ -91,12 +94,12 @@ describe('useDeviceAuthSocket (spec §4)', () => {
       act(() => ws.say(auth(status)));
       expect(result.current.prompt?.auth_status).toBe(status);
     }
-    const asked = fetchMock.mock.calls.length;
+    const asked = checks();
     act(() => ws.say(auth(2)));
     expect(result.current.prompt).toBeNull();
     // authorised: the check is asked again (still needed here, so the socket stays)
     await flush();
-    expect(fetchMock.mock.calls.length).toBe(asked + 1);
+    expect(checks()).toBe(asked + 1);
 
     // closed while still needed: a new socket 2 s later
     act(() => ws.close());
@@ -113,11 +116,7 @@ describe('useDeviceAuthSocket (spec §4)', () => {
   });
 
   it('stays closed when the check says no authorisation is needed, and opens when it later does', async () => {
-    let checkAuth = 0;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => envelope({ check_auth: checkAuth, devices: [] })),
-    );
+    checkAuth = 0;
     renderHook(() => useDeviceAuthSocket(), { wrapper });
     await flush();
     expect(FakeSocket.all).toHaveLength(0);
@@ -132,11 +131,6 @@ describe('useDeviceAuthSocket (spec §4)', () => {
   });
 
   it('closes and does not reconnect once the check says authorisation is no longer needed', async () => {
-    let checkAuth = 1;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => envelope({ check_auth: checkAuth, devices: [] })),
-    );
     const { result } = renderHook(() => useDeviceAuthSocket(), { wrapper });
     await flush();
     const ws = FakeSocket.all[0]!;
@@ -155,16 +149,14 @@ describe('useDeviceAuthSocket (spec §4)', () => {
   });
 
   it('a server close while still needed asks the check again and reconnects 2 s later', async () => {
-    const fetchMock = vi.fn(async (_url: string) => envelope({ check_auth: 1, devices: [] }));
-    vi.stubGlobal('fetch', fetchMock);
     renderHook(() => useDeviceAuthSocket(), { wrapper });
     await flush();
     const ws = FakeSocket.all[0]!;
     act(() => ws.open());
-    const asked = fetchMock.mock.calls.length;
+    const asked = checks();
     act(() => ws.close());
     await flush();
-    expect(fetchMock.mock.calls.length).toBe(asked + 1);
+    expect(checks()).toBe(asked + 1);
     await act(async () => vi.advanceTimersByTimeAsync(2_000));
     expect(FakeSocket.all).toHaveLength(2);
   });

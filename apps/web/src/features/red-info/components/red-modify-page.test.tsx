@@ -1,9 +1,11 @@
-import type { RedBlueInfo } from '@kaipiao/shared/schemas/red-info';
+import type { RedBlueInfo, RedForm } from '@kaipiao/shared/schemas/red-info';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { apiOk } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { RedModifyPage } from './red-modify-page.tsx';
 
 /** A service invoice of 1060.00, already reddened by 300.00. */
@@ -57,21 +59,63 @@ const INFO: RedBlueInfo = {
   pending_form_id: null,
 };
 
-const envelope = (data: unknown) =>
-  new Response(JSON.stringify({ code: 0, message: 'ok', data }), {
-    headers: { 'content-type': 'application/json' },
-  });
+/** The 确认单 the server answers for 100.00 taken off line 1: no confirmation needed, issued at once. */
+const FORM: RedForm = {
+  form_id: 3,
+  kind: 'confirm',
+  kind_name: '红字确认单',
+  form_no: '33010626110000000003',
+  initiator: 'seller',
+  reason: '04',
+  reason_name: '销售折让',
+  full: false,
+  state: '01',
+  state_name: '无需确认',
+  state_class: 'confirmed',
+  blue: INFO.blue,
+  total_amount: '-94.34',
+  total_tax: '-5.66',
+  total_with_tax: '-100.00',
+  lines: [
+    {
+      blue_line_no: 1,
+      line_kind: 0,
+      tax_class_code: '3040201010000000000',
+      short_name: '信息技术服务',
+      item_name: '软件开发服务',
+      full_name: '*信息技术服务*软件开发服务',
+      spec: '',
+      unit: '项',
+      quantity: null,
+      unit_price: null,
+      unit_price_with_tax: null,
+      amount: '-94.34',
+      tax_rate: '0.0600',
+      tax_amount: '-5.66',
+      amount_with_tax: '-100.00',
+      preferential_code: '',
+      zero_rate_flag: '',
+    },
+  ],
+  remark: '',
+  red_invoice: {
+    invoice_id: 8,
+    invoice_code: '',
+    invoice_no: '26332000000000000008',
+    status: 'issued',
+    issued_at: '2026-11-12T02:00:00.000Z',
+    error_message: null,
+  },
+  expires_at: null,
+  decided_at: '2026-11-12T02:00:00.000Z',
+  created_at: '2026-11-12T02:00:00.000Z',
+  created_by_name: '开票员小王',
+  actions: { confirm: false, reject: false, revoke: false, issue: false },
+};
 
 describe('RedModifyPage', { timeout: 120_000 }, () => {
   beforeEach(() => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string) =>
-        String(url).includes('blue-info')
-          ? envelope(INFO)
-          : envelope({ form_id: 3, kind_name: '红字确认单', state_name: '无需确认', red_invoice: null }),
-      ),
-    );
+    server.use(apiOk('POST', '/v3/red-info/blue-info', INFO), apiOk('POST', '/v3/red-info/apply', FORM));
   });
 
   it('offers the reasons the invoice allows and sends a partial 销售折让 by amount', async () => {
@@ -100,8 +144,8 @@ describe('RedModifyPage', { timeout: 120_000 }, () => {
     expect(await screen.findByText('¥-100.00')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
     await waitFor(() => expect(screen.getByText('红字信息表页面')).toBeTruthy());
-    const apply = vi.mocked(fetch).mock.calls.find((c) => String(c[0]).includes('/v3/red-info/apply'))!;
-    expect(JSON.parse(String((apply[1] as RequestInit).body))).toEqual({
+    const [apply] = apiCalls('/v3/red-info/apply');
+    expect(apply?.body).toEqual({
       invoice_id: 7,
       reason: '04',
       full: false,

@@ -1,11 +1,11 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { CATALOG_CODE, type TitleBody, type TitleItem } from '@kaipiao/shared';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { apiError, apiHandler, reply } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { TitleFormModal } from './title-form-modal.tsx';
-
-const envelope = (data: unknown, code = 0, message = 'ok') =>
-  new Response(JSON.stringify({ code, message, data }), { headers: { 'content-type': 'application/json' } });
 
 function renderModal() {
   const onSaved = vi.fn();
@@ -17,15 +17,29 @@ function renderModal() {
   return { onSaved };
 }
 
-const createCalls = () =>
-  vi.mocked(fetch).mock.calls.filter(([u]) => String(u).includes('/v3/client-title/create'));
+const createCalls = () => apiCalls('/v3/client-title/create');
+
+/** a title as the server answers a create (titleItemSchema) */
+const created = (body: TitleBody): TitleItem => ({
+  id: 1,
+  title_type: body.title_type,
+  name: body.name,
+  tax_code: body.tax_code ?? '',
+  address: body.address ?? '',
+  phone: body.phone ?? '',
+  bank_name: body.bank_name ?? '',
+  bank_account: body.bank_account ?? '',
+  email: body.email ?? '',
+  mobile: body.mobile ?? '',
+  use_count: 0,
+  last_used_at: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+});
 
 describe('TitleFormModal', { timeout: 60_000 }, () => {
   beforeEach(() => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => envelope({ id: 1, name: 'x' })),
-    );
+    server.use(apiHandler('POST', '/v3/client-title/create', ({ body }) => reply.ok(created(body))));
   });
 
   it('asks an enterprise for name and tax code', async () => {
@@ -66,13 +80,15 @@ describe('TitleFormModal', { timeout: 60_000 }, () => {
     await userEvent.paste('zhangsan@example.com');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
-    const body = JSON.parse(String(createCalls()[0]?.[1]?.body));
+    const body = createCalls()[0]?.body;
     expect(body).toMatchObject({ title_type: 1, name: '张三', tax_code: '', email: 'zhangsan@example.com' });
   });
 
   it('shows a server field error (duplicate name) next to the name', async () => {
-    vi.mocked(fetch).mockResolvedValue(
-      envelope({ errors: [{ field: 'name', message: '已存在同名抬头' }] }, 14102, '已存在同名抬头'),
+    server.use(
+      apiError('POST', '/v3/client-title/create', CATALOG_CODE.TITLE_DUPLICATE, {
+        data: { errors: [{ field: 'name', message: '已存在同名抬头' }] },
+      }),
     );
     renderModal();
     await userEvent.click(await screen.findByLabelText('企业名称'));
@@ -80,6 +96,8 @@ describe('TitleFormModal', { timeout: 60_000 }, () => {
     await userEvent.click(screen.getByLabelText('纳税人识别号'));
     await userEvent.paste('91110000600037341L');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
-    expect(await screen.findByText('已存在同名抬头')).toBeTruthy();
+    // under the name field (the answer's message says the same, so the place is what counts)
+    const nameItem = screen.getByLabelText('企业名称').closest('.ant-form-item') as HTMLElement;
+    expect(await within(nameItem).findByText('已存在同名抬头')).toBeTruthy();
   });
 });

@@ -1,9 +1,12 @@
+import type { TitleItem } from '@kaipiao/shared';
 import { render, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { apiOk } from '../../../test/api.ts';
+import { apiCalls, server } from '../../../test/msw.ts';
 import { TitlesPage } from './titles-page.tsx';
 
-const TITLE = {
+const TITLE: TitleItem = {
   id: 3,
   title_type: 2,
   name: '杭州数澜网络科技有限公司',
@@ -20,17 +23,9 @@ const TITLE = {
   updated_at: '2026-01-02T00:00:00.000Z',
 };
 
-const envelope = (data: unknown) =>
-  new Response(JSON.stringify({ code: 0, message: 'ok', data }), {
-    headers: { 'content-type': 'application/json' },
-  });
-
 describe('TitlesPage', { timeout: 60_000 }, () => {
   beforeEach(() => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => envelope({ list: [TITLE], total: 1 })),
-    );
+    server.use(apiOk('GET', '/v3/client-title/list', { list: [TITLE], total: 1 }));
   });
 
   it('lists titles with type, tax code, address and phone, and the toolbar', async () => {
@@ -45,8 +40,6 @@ describe('TitlesPage', { timeout: 60_000 }, () => {
     for (const name of ['新增抬头', '导入', '导出', '下载模板']) {
       expect(screen.getByRole('button', { name: new RegExp(name) })).toBeTruthy();
     }
-    await waitFor(() =>
-      expect(String(vi.mocked(fetch).mock.calls[0]?.[0])).toContain('/v3/client-title/list'),
-    );
+    await waitFor(() => expect(apiCalls()[0]?.path).toBe('/v3/client-title/list'));
   });
 });
