@@ -5,6 +5,8 @@ export default defineConfig({
     name: 'server',
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // A test that makes no assertion fails (issue 22): it cannot prove anything.
+    expect: { requireAssertions: true },
     globalSetup: ['test/global-setup.ts'],
     env: { NODE_ENV: 'test', KAIPIAO_FIXED_CAPTCHA: '1234', LOG_LEVEL: 'silent' },
     pool: 'forks',

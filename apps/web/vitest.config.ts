@@ -8,6 +8,8 @@ export default mergeConfig(
       name: 'web',
       environment: 'jsdom',
       include: ['src/**/*.test.{ts,tsx}'],
+      // A test that makes no assertion fails (issue 22): it cannot prove anything.
+      expect: { requireAssertions: true },
       setupFiles: ['src/test/setup.ts'],
       restoreMocks: true,
     },

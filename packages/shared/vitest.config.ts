@@ -5,5 +5,7 @@ export default defineConfig({
     name: 'shared',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    // A test that makes no assertion fails (issue 22): it cannot prove anything.
+    expect: { requireAssertions: true },
   },
 });
