@@ -104,7 +104,7 @@ export async function login(app: App, account: string, password: string = DEMO.p
     await trustDevice(app.db, user.id, sha256(TEST_SECURE_ID));
     res = await attempt(TEST_SECURE_ID);
   }
-  if (res.json.code !== 0) throw new Error(`login failed: ${JSON.stringify(res.json)}`);
+  if (res.json.code !== 0) throw new Error(`login of ${account} failed: ${JSON.stringify(res.json)}`);
   return res.json.data.token;
 }
 
