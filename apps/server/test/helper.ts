@@ -28,6 +28,8 @@ export async function buildTestApp(
     webDist?: string;
     /** the app's clock (test/clock.ts); the system clock by default */
     clock?: Clock;
+    /** the app's pool size (5): a race of more requests than that needs more */
+    poolMax?: number;
   } = {},
 ): Promise<TestApp> {
   const adminUrl = inject('pgAdminUrl');
@@ -40,7 +42,7 @@ export async function buildTestApp(
     await admin.end();
     url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
   }
-  const dbHandle: DbHandle = connectDb(url, 5);
+  const dbHandle: DbHandle = connectDb(url, opts.poolMax ?? 5);
   if (!opts.reuse && opts.seed !== false) await seedDemo(dbHandle.db);
   const env = loadEnv({ ...process.env, NODE_ENV: 'test', KAIPIAO_FIXED_CAPTCHA: '1234', ...opts.env });
   const app = await buildApp({ env, dbHandle, webDist: opts.webDist, clock: opts.clock });

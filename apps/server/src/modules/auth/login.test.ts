@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountLogin, loginBody } from '../../../test/auth-helpers.ts';
 import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call, DEMO, encryptPassword, login, pictureCode } from '../../../test/helper.ts';
+import { raceBehindLock } from '../../../test/race.ts';
 import { loginAttempts, sessions, users } from '../../db/schema/index.ts';
 import { hashPassword, passwordCost, passwordNeedsRehash, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { LOCK_AFTER_FAILURES } from './repo.ts';
@@ -16,7 +17,8 @@ const clock = testClock();
 const WINDOW_START = '2026-06-01T08:00:00Z';
 beforeAll(async () => {
   // behind a trusted proxy at 127.0.0.1, as deployed: X-Forwarded-For names the client
-  t = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' }, clock });
+  // a pool of 12: the race below holds 8 requests in PostgreSQL at once
+  t = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' }, clock, poolMax: 12 });
 });
 afterEach(() => clock.release());
 
@@ -180,6 +182,33 @@ describe('login limits under bursts (issue 21 M1)', () => {
       data: null,
     });
     await t.db.delete(loginAttempts).where(eq(loginAttempts.account, account));
+  });
+
+  it('reserves attempts one statement at a time: 8 guesses let go together behind a held lock get 5 checks', async () => {
+    const account = 'racing_guesser';
+    // the name's row exists (no failure yet) so the test can hold it; every guess queues at its
+    // reservation, after decrypting and counting its IP, and all are released at once
+    await t.db.insert(loginAttempts).values({ account, failures: 0 });
+    const prepared = await bodies(8, (i) => ({ account, password: `Wrong@${i}r` }));
+    const results = await raceBehindLock({
+      url: t.url,
+      lock: 'select account from login_attempts where account = $1 for update',
+      params: [account],
+      calls: prepared.map(
+        (body, i) => () =>
+          call(t.app, 'POST', '/v3/user/account-login', {
+            body,
+            headers: { 'x-forwarded-for': `198.19.7.${i + 1}` },
+          }),
+      ),
+    });
+    const codes = results.map((r) => r.json.code);
+    expect(codes.filter((c) => c === AUTH_CODE.BAD_CREDENTIALS)).toHaveLength(LOCK_AFTER_FAILURES - 1);
+    expect(codes.filter((c) => c === AUTH_CODE.ACCOUNT_LOCKED)).toHaveLength(8 - (LOCK_AFTER_FAILURES - 1));
+    // exactly 5 reserved (and so 5 passwords checked): the other 3 found the name locked
+    const row = await attempts(account);
+    expect(row?.failures).toBe(LOCK_AFTER_FAILURES);
+    expect(row?.lockedUntil).not.toBeNull();
   });
 
   it('lets the right password in among 4 wrong ones sent together, and leaves the account open', async () => {

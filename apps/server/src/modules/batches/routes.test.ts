@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
+import { holdLock } from '../../../test/race.ts';
 import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { clients, orgs } from '../../db/schema/index.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
@@ -423,6 +424,41 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
         );
         expect(cancelled.json.data.status).toBe('cancelled');
       });
+    });
+  });
+
+  describe('claims', () => {
+    it('a claim skips the rows another runner holds: it neither waits for them nor takes them', async () => {
+      const dr = (await send(await file(8))).json.data;
+      // another runner's claim in flight: its statement has locked the first four rows, not yet committed
+      const other = await holdLock(
+        t.url,
+        'select seq from batch_rows where batch_id = $1 and seq <= 4 order by seq for update',
+        [dr.batch_id],
+      );
+      try {
+        await post('start', { batch_id: dr.batch_id });
+        const first = await Promise.race([
+          runToEnd(dr.batch_id),
+          other.waiters(1).then(() => 'a lane waited for the rows another runner holds'),
+        ]);
+        expect(first).toMatchObject({ status: 'running', issued: 4, pending: 4 });
+        const rows = await t.db.execute<{ seq: number; status: string }>(
+          sql`select seq, status from batch_rows where batch_id = ${dr.batch_id} order by seq`,
+        );
+        expect(rows.rows.map((r) => r.status)).toEqual([
+          ...Array(4).fill('pending'),
+          ...Array(4).fill('issued'),
+        ]);
+      } finally {
+        await other.release();
+      }
+      t.app.batchRunner!.ensure(dr.batch_id);
+      expect(await runToEnd(dr.batch_id)).toMatchObject({ status: 'done', issued: 8 });
+      const made = await t.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from invoices where serial_no like ${`B${String(dr.batch_id).padStart(6, '0')}-%`}`,
+      );
+      expect(made.rows[0]!.n).toBe(8);
     });
   });
 

@@ -3,6 +3,7 @@ import { and, eq, like, sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
+import { raceBehindLock } from '../../../test/race.ts';
 import { invoices, outbox, scanCodes, scanRequests, scanSettings } from '../../db/schema/index.ts';
 import { seedDemoScan } from '../../db/seed/scan.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
@@ -195,7 +196,14 @@ describe('scan-to-invoice and the audit queue', () => {
 
     const approve = (token: string) =>
       console_('POST', '/v3/scan-audit/approve', { token, body: { id, items: [item('88.00')] } });
-    const [a, b] = await Promise.all([approve(f.admin), approve(f.clerk)]);
+    // a real race: both approvals read the request as pending, then queue at the claim behind a
+    // lock the test holds on the row, and are let go together; only the conditional claim decides
+    const [a, b] = await raceBehindLock({
+      url: t.url,
+      lock: 'select id from scan_requests where id = $1 for no key update',
+      params: [id],
+      calls: [() => approve(f.admin), () => approve(f.clerk)],
+    });
     const codes = [a.json.code, b.json.code].sort();
     expect(codes).toEqual([0, SCAN_CODE.ALREADY_HANDLED].sort());
     const winner = a.json.code === 0 ? a : b;
