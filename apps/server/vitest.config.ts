@@ -8,6 +8,8 @@ export default defineConfig({
     environment: 'node',
     // KP_MUTATION_TESTS: the files one mutation run needs (scripts/mutation.sh)
     include: process.env.KP_MUTATION_TESTS?.split(';') ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // A test that makes no assertion fails (issue 22): it cannot prove anything.
+    expect: { requireAssertions: true },
     globalSetup: ['test/global-setup.ts'],
     env: { NODE_ENV: 'test', KAIPIAO_FIXED_CAPTCHA: '1234', LOG_LEVEL: 'silent' },
     pool: 'forks',

@@ -11,6 +11,8 @@ export default mergeConfig(
       environment: 'jsdom',
       // KP_MUTATION_TESTS: the files one mutation run needs (scripts/mutation.sh)
       include: process.env.KP_MUTATION_TESTS?.split(';') ?? ['src/**/*.test.{ts,tsx}'],
+      // A test that makes no assertion fails (issue 22): it cannot prove anything.
+      expect: { requireAssertions: true },
       setupFiles: ['src/test/setup.ts'],
       restoreMocks: true,
     },

@@ -8,5 +8,7 @@ export default defineConfig({
     environment: 'node',
     // KP_MUTATION_TESTS: the files one mutation run needs (scripts/mutation.sh)
     include: process.env.KP_MUTATION_TESTS?.split(';') ?? ['src/**/*.test.ts'],
+    // A test that makes no assertion fails (issue 22): it cannot prove anything.
+    expect: { requireAssertions: true },
   },
 });

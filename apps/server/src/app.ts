@@ -9,6 +9,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Env } from './config/env.ts';
 import type { DbHandle } from './db/client.ts';
 import { bossPlugin } from './jobs/boss.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
 import { withSafeErrors } from './lib/db-error.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { authorityRoutes } from './modules/authority/routes.ts';
@@ -41,6 +42,8 @@ declare module 'fastify' {
     pool: DbHandle['pool'];
     env: Env;
     providers: Providers;
+    /** now, for dated rules and rate-limit windows (lib/clock.ts) */
+    clock: Clock;
   }
 }
 
@@ -51,6 +54,8 @@ export type BuildOptions = {
   providers?: Providers;
   /** the built console to serve (apps/web/dist by default) */
   webDist?: string;
+  /** the system clock unless a test sets one (lib/clock.ts) */
+  clock?: Clock;
 };
 
 const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -70,6 +75,7 @@ export async function buildApp(opts: BuildOptions) {
   app.decorate('db', opts.dbHandle.db);
   app.decorate('pool', opts.dbHandle.pool);
   app.decorate('env', opts.env);
+  app.decorate('clock', opts.clock ?? systemClock);
   app.decorate('providers', opts.providers ?? createProviders(opts.dbHandle.db, opts.env));
   app.decorate('accessService', new AccessService(opts.dbHandle.db));
 

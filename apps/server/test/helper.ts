@@ -8,6 +8,7 @@ import { loadEnv } from '../src/config/env.ts';
 import { connectDb, type DbHandle } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
 import { DEMO, seedDemo } from '../src/db/seed/demo.ts';
+import type { Clock } from '../src/lib/clock.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import { trustDevice } from '../src/modules/auth/repo.ts';
 
@@ -20,7 +21,16 @@ type TestApp = { app: App; db: DbHandle['db']; pool: DbHandle['pool']; url: stri
  * `reuse` builds a second app (another "process") on an existing test app's database instead.
  */
 export async function buildTestApp(
-  opts: { seed?: boolean; env?: Record<string, string>; reuse?: TestApp; webDist?: string } = {},
+  opts: {
+    seed?: boolean;
+    env?: Record<string, string>;
+    reuse?: TestApp;
+    webDist?: string;
+    /** the app's clock (test/clock.ts); the system clock by default */
+    clock?: Clock;
+    /** the app's pool size (5): a race of more requests than that needs more */
+    poolMax?: number;
+  } = {},
 ): Promise<TestApp> {
   const adminUrl = inject('pgAdminUrl');
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -32,10 +42,10 @@ export async function buildTestApp(
     await admin.end();
     url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
   }
-  const dbHandle: DbHandle = connectDb(url, 5);
+  const dbHandle: DbHandle = connectDb(url, opts.poolMax ?? 5);
   if (!opts.reuse && opts.seed !== false) await seedDemo(dbHandle.db);
   const env = loadEnv({ ...process.env, NODE_ENV: 'test', KAIPIAO_FIXED_CAPTCHA: '1234', ...opts.env });
-  const app = await buildApp({ env, dbHandle, webDist: opts.webDist });
+  const app = await buildApp({ env, dbHandle, webDist: opts.webDist, clock: opts.clock });
   await app.ready();
   // hooks run in reverse order: an app reusing the database closes before its owner drops it
   afterAll(async () => {
@@ -104,7 +114,7 @@ export async function login(app: App, account: string, password: string = DEMO.p
     await trustDevice(app.db, user.id, sha256(TEST_SECURE_ID));
     res = await attempt(TEST_SECURE_ID);
   }
-  if (res.json.code !== 0) throw new Error(`login failed: ${JSON.stringify(res.json)}`);
+  if (res.json.code !== 0) throw new Error(`login of ${account} failed: ${JSON.stringify(res.json)}`);
   return res.json.data.token;
 }
 

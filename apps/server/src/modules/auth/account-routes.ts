@@ -37,7 +37,15 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const mobile = req.body.type === 'bind_mobile' && req.body.mobile ? req.body.mobile : user.mobile;
       await consumeCaptcha(app.db, req.body.unique_code, req.body.picture_code);
       return ok(
-        await sendSmsCode(app.db, app.env.dataDir, app.providers.sms, mobile, req.body.type, req.ip),
+        await sendSmsCode(
+          app.db,
+          app.env.dataDir,
+          app.providers.sms,
+          mobile,
+          req.body.type,
+          req.ip,
+          app.clock,
+        ),
         MSG.SMS_SENT,
       );
     },

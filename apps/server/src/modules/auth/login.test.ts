@@ -1,19 +1,26 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { AUTH_CODE, CODE } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountLogin, loginBody } from '../../../test/auth-helpers.ts';
+import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call, DEMO, encryptPassword, login, pictureCode } from '../../../test/helper.ts';
+import { raceBehindLock } from '../../../test/race.ts';
 import { loginAttempts, sessions, users } from '../../db/schema/index.ts';
 import { hashPassword, passwordCost, passwordNeedsRehash, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { LOCK_AFTER_FAILURES } from './repo.ts';
 import { LOGIN_IP_LIMIT } from './service.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
+// the per-IP limit counts in fixed 15-minute windows: its tests stand the clock still inside one
+const clock = testClock();
+const WINDOW_START = '2026-06-01T08:00:00Z';
 beforeAll(async () => {
   // behind a trusted proxy at 127.0.0.1, as deployed: X-Forwarded-For names the client
-  t = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' } });
+  // a pool of 12: the race below holds 8 requests in PostgreSQL at once
+  t = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' }, clock, poolMax: 12 });
 });
+afterEach(() => clock.release());
 
 const attempts = async (account: string) =>
   (await t.db.select().from(loginAttempts).where(eq(loginAttempts.account, account)))[0];
@@ -62,7 +69,8 @@ describe('POST /v3/user/account-login', () => {
     expect(await attempts(account)).toMatchObject({ failures: 1, lockedUntil: null });
   });
 
-  it(`refuses an IP with 10029 after ${LOGIN_IP_LIMIT.failures} failed logins, whatever the account`, async () => {
+  it(`refuses an IP with 10029 after ${LOGIN_IP_LIMIT.failures} failed logins in its 15 minutes, whatever the account`, async () => {
+    clock.set(WINDOW_START);
     const headers = { 'x-forwarded-for': '203.0.113.9' };
     const password = await encryptPassword(t.app, 'Wrong@2026');
     for (let i = 0; i < LOGIN_IP_LIMIT.failures; i++) {
@@ -75,6 +83,7 @@ describe('POST /v3/user/account-login', () => {
       const res = await call(t.app, 'POST', '/v3/user/account-login', { body, headers });
       expect(res.json.code).toBe(AUTH_CODE.BAD_CREDENTIALS);
     }
+    clock.set('2026-06-01T08:14:59.999Z'); // the window's last millisecond
     const body = await loginBody(t.app, DEMO.clerk.account);
     const limited = await call(t.app, 'POST', '/v3/user/account-login', { body, headers });
     expect(limited.json).toMatchObject({ code: CODE.RATE_LIMITED, data: null });
@@ -83,10 +92,18 @@ describe('POST /v3/user/account-login', () => {
       headers: { 'x-forwarded-for': '203.0.113.10' },
     });
     expect(elsewhere.json.code).toBe(0);
+    clock.advance(1); // 08:15: the next window lets the address try again
+    const next = await call(t.app, 'POST', '/v3/user/account-login', {
+      body: await loginBody(t.app, DEMO.clerk.account),
+      headers,
+    });
+    expect(next.json.code).toBe(0);
   });
 
   it('ignores X-Forwarded-For when no proxy is trusted, so a spoofed header cannot dodge the limit', async () => {
-    const direct = await buildTestApp(); // own database: this test uses up 127.0.0.1's allowance
+    clock.set(WINDOW_START);
+    // own database: this test uses up 127.0.0.1's allowance
+    const direct = await buildTestApp({ clock });
     const password = await encryptPassword(direct.app, 'Wrong@2026');
     for (let i = 0; i < LOGIN_IP_LIMIT.failures; i++) {
       const body = {
@@ -167,6 +184,33 @@ describe('login limits under bursts (issue 21 M1)', () => {
     await t.db.delete(loginAttempts).where(eq(loginAttempts.account, account));
   });
 
+  it('reserves attempts one statement at a time: 8 guesses let go together behind a held lock get 5 checks', async () => {
+    const account = 'racing_guesser';
+    // the name's row exists (no failure yet) so the test can hold it; every guess queues at its
+    // reservation, after decrypting and counting its IP, and all are released at once
+    await t.db.insert(loginAttempts).values({ account, failures: 0 });
+    const prepared = await bodies(8, (i) => ({ account, password: `Wrong@${i}r` }));
+    const results = await raceBehindLock({
+      url: t.url,
+      lock: 'select account from login_attempts where account = $1 for update',
+      params: [account],
+      calls: prepared.map(
+        (body, i) => () =>
+          call(t.app, 'POST', '/v3/user/account-login', {
+            body,
+            headers: { 'x-forwarded-for': `198.19.7.${i + 1}` },
+          }),
+      ),
+    });
+    const codes = results.map((r) => r.json.code);
+    expect(codes.filter((c) => c === AUTH_CODE.BAD_CREDENTIALS)).toHaveLength(LOCK_AFTER_FAILURES - 1);
+    expect(codes.filter((c) => c === AUTH_CODE.ACCOUNT_LOCKED)).toHaveLength(8 - (LOCK_AFTER_FAILURES - 1));
+    // exactly 5 reserved (and so 5 passwords checked): the other 3 found the name locked
+    const row = await attempts(account);
+    expect(row?.failures).toBe(LOCK_AFTER_FAILURES);
+    expect(row?.lockedUntil).not.toBeNull();
+  });
+
   it('lets the right password in among 4 wrong ones sent together, and leaves the account open', async () => {
     const account = DEMO.clerk.account;
     const prepared = await bodies(5, (i) => ({ account, password: i === 2 ? DEMO.password : `Wrong@${i}y` }));
@@ -178,6 +222,7 @@ describe('login limits under bursts (issue 21 M1)', () => {
   it(`refuses an IP after ${LOGIN_IP_LIMIT.failures} failures sent in parallel across accounts, and checks no more passwords than that`, {
     timeout: 60_000,
   }, async () => {
+    clock.set(WINDOW_START);
     const ip = '203.0.113.62';
     const sprayed = await bodies(LOGIN_IP_LIMIT.failures + 10, (i) => ({
       account: `spray_${i}`,
@@ -194,6 +239,7 @@ describe('login limits under bursts (issue 21 M1)', () => {
   });
 
   it('keeps the IP limit softer than the account lock: one office IP with a locked account still signs the others in', async () => {
+    clock.set(WINDOW_START); // all in one window, or the allowance could renew halfway
     const ip = '203.0.113.63';
     const locked = 'office_typo_user';
     for (let i = 0; i < 5; i++) {

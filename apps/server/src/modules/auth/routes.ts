@@ -44,7 +44,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/user/account-login',
     { config: SIGN_IN, schema: { body: accountLoginBodySchema, response: reply200(loginResponseSchema) } },
-    async (req) => ok(await service.accountLogin(app.db, app.env.dataDir, req.body, req.ip), MSG.LOGIN_OK),
+    async (req) =>
+      ok(await service.accountLogin(app.db, app.env.dataDir, req.body, req.ip, app.clock()), MSG.LOGIN_OK),
   );
 
   app.post(
@@ -60,7 +61,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       await consumeCaptcha(app.db, req.body.unique_code, req.body.picture_code);
       return ok(
-        await sendSmsCode(app.db, app.env.dataDir, app.providers.sms, req.body.mobile, 'login', req.ip),
+        await sendSmsCode(
+          app.db,
+          app.env.dataDir,
+          app.providers.sms,
+          req.body.mobile,
+          'login',
+          req.ip,
+          app.clock,
+        ),
         MSG.SMS_SENT,
       );
     },

@@ -45,9 +45,9 @@ function dummyHash(): Promise<string> {
  * the 5th in a row has failed). A right password gives the IP's reservation back and clears the
  * name's count; a hash of an older cost is upgraded on the way.
  */
-export async function checkPassword(db: Db, account: string, cipher: string, ip: string) {
+export async function checkPassword(db: Db, account: string, cipher: string, ip: string, now: Date) {
   const password = await decryptPassword(db, cipher);
-  const ipHit = await takeHit(db, ipKey(ip), LOGIN_IP_LIMIT.windowSeconds, LOGIN_IP_LIMIT.failures);
+  const ipHit = await takeHit(db, ipKey(ip), LOGIN_IP_LIMIT.windowSeconds, LOGIN_IP_LIMIT.failures, now);
   if (!ipHit.allowed) throw new AppError(CODE.RATE_LIMITED);
   const attempt = await repo.reserveLoginAttempt(db, account);
   if (attempt === null) {
@@ -99,9 +99,9 @@ export type AccountLoginInput = {
  * spec §2 password login. An account with two-factor on an untrusted device gets 11007 with an
  * `mfa_ticket` (data), which the phone-verification dialog sends instead of the password.
  */
-export async function accountLogin(db: Db, dataDir: string, input: AccountLoginInput, ip: string) {
+export async function accountLogin(db: Db, dataDir: string, input: AccountLoginInput, ip: string, now: Date) {
   await consumeCaptcha(db, input.unique_code, input.picture_code);
-  const user = await checkPassword(db, input.account, input.password, ip);
+  const user = await checkPassword(db, input.account, input.password, ip, now);
   if (await needsPhoneVerification(db, user, input.secure_id)) {
     throw new AppError(AUTH_CODE.MFA_REQUIRED, undefined, {
       mfa_ticket: await issueMfaTicket(dataDir, user),

@@ -3,6 +3,7 @@ import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { smsCodes } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
+import { type Clock, systemClock } from '../../lib/clock.ts';
 import { codeMatches, hashCode } from '../../lib/code-hash.ts';
 import { numericCode } from '../../lib/crypto.ts';
 import type { SmsProvider } from '../../providers/sms.ts';
@@ -24,9 +25,9 @@ const PURPOSE_TEXT: Record<SmsPurpose, string> = {
   secure_id: '身份验证',
 };
 
-const startOfDay = () => {
+const startOfDay = (at: Date) => {
   // business calendar is Asia/Shanghai (UTC+8, no DST)
-  const now = Date.now() + 8 * 3600_000;
+  const now = at.getTime() + 8 * 3600_000;
   return new Date(now - (now % 86_400_000) - 8 * 3600_000);
 };
 
@@ -34,7 +35,8 @@ const startOfDay = () => {
  * Sends a 6-digit code. The server enforces the 60 s resend wait and the daily caps per mobile
  * and per IP (architecture.md §7), whatever the page's countdown says. The checks and the insert
  * run under a per-IP and a per-mobile lock (taken in that order by every sender), so parallel
- * requests cannot both pass the wait or the same cap. The code is kept only as a salted HMAC.
+ * requests cannot both pass the wait or the same cap. The code is kept only as a salted HMAC. The
+ * wait and the day (Beijing) are read on `clock` once the locks are held (lib/clock.ts).
  */
 export async function sendSmsCode(
   db: Db,
@@ -43,12 +45,14 @@ export async function sendSmsCode(
   mobile: string,
   purpose: SmsPurpose,
   ip: string,
+  clock: Clock = systemClock,
 ) {
   const code = numericCode(6);
   const codeHash = await hashCode(dataDir, mobile, code);
   const id = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms-ip:${ip}`}))`);
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:${mobile}`}))`);
+    const now = clock();
     const [last] = await tx
       .select({ createdAt: smsCodes.createdAt })
       .from(smsCodes)
@@ -56,14 +60,14 @@ export async function sendSmsCode(
       .orderBy(desc(smsCodes.createdAt))
       .limit(1);
     if (last) {
-      const wait = SMS_LIMITS.resendSeconds - Math.floor((Date.now() - last.createdAt.getTime()) / 1000);
+      const wait = SMS_LIMITS.resendSeconds - Math.floor((now.getTime() - last.createdAt.getTime()) / 1000);
       if (wait > 0) {
         throw new AppError(AUTH_CODE.SMS_TOO_FREQUENT, `短信发送过于频繁，请${wait}秒后再试`, {
           number: wait,
         });
       }
     }
-    const since = startOfDay();
+    const since = startOfDay(now);
     const [byMobile] = await tx
       .select({ n: count() })
       .from(smsCodes)
@@ -82,7 +86,8 @@ export async function sendSmsCode(
         purpose,
         ip,
         codeHash,
-        expiresAt: new Date(Date.now() + SMS_LIMITS.ttlMinutes * 60_000),
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + SMS_LIMITS.ttlMinutes * 60_000),
       })
       .returning({ id: smsCodes.id });
     return row!.id;

@@ -1,23 +1,23 @@
 import { AUTH_CODE } from '@kaipiao/shared';
-import { desc, eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { desc, eq } from 'drizzle-orm';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountLogin, lastSmsCode, sendLoginSms } from '../../../test/auth-helpers.ts';
+import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call, DEMO, login, pictureCode } from '../../../test/helper.ts';
 import { smsCodes } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { SMS_LIMITS } from './sms-codes.ts';
 
 let t: Awaited<ReturnType<typeof buildTestApp>>;
+// the resend wait and the daily caps are read on the app's clock: their tests stand it still
+const clock = testClock();
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ clock });
 });
+afterEach(() => clock.release());
 
-// moves every code sent to `mobile` back past the resend wait
-const ageCodes = (mobile: string) =>
-  t.db
-    .update(smsCodes)
-    .set({ createdAt: sql`${smsCodes.createdAt} - interval '61 seconds'` })
-    .where(eq(smsCodes.mobile, mobile));
+// a day of its own (ahead of the real one): the day's caps count only this test's codes
+const BEIJING_NOON = '2030-06-03T04:00:00Z'; // 12:00 on 2030-06-03 in Beijing
 
 describe('POST /v3/multi-factor/reg-sms', () => {
   it('sends a 6-digit code through the sandbox gateway to the outbox', async () => {
@@ -30,32 +30,39 @@ describe('POST /v3/multi-factor/reg-sms', () => {
     expect(await lastSmsCode(t.app, '13900000011')).toMatch(/^\d{6}$/);
   });
 
-  it('refuses a resend inside 60 s with the seconds left in data.number', async () => {
+  it('refuses a resend inside 60 s with the seconds left in data.number, and sends at 60 s', async () => {
+    clock.set(BEIJING_NOON);
     expect((await sendLoginSms(t.app, '13900000012')).json.code).toBe(0);
     const again = await sendLoginSms(t.app, '13900000012');
-    expect(again.json.code).toBe(AUTH_CODE.SMS_TOO_FREQUENT);
-    expect(again.json.data.number).toBeGreaterThan(55);
-    expect(again.json.data.number).toBeLessThanOrEqual(60);
-    expect(again.json.message).toContain(`${again.json.data.number}秒`);
+    expect(again.json).toEqual({
+      code: AUTH_CODE.SMS_TOO_FREQUENT,
+      message: '短信发送过于频繁，请60秒后再试',
+      data: { number: 60 },
+    });
+    clock.advance(59_999);
+    const last = await sendLoginSms(t.app, '13900000012');
+    expect(last.json).toMatchObject({ code: AUTH_CODE.SMS_TOO_FREQUENT, data: { number: 1 } });
+    expect(last.json.message).toBe('短信发送过于频繁，请1秒后再试');
+    clock.advance(1);
+    expect((await sendLoginSms(t.app, '13900000012')).json.code).toBe(0);
   });
 
-  it('sends again once the 60 s have passed', async () => {
-    expect((await sendLoginSms(t.app, '13900000013')).json.code).toBe(0);
-    await ageCodes('13900000013');
-    expect((await sendLoginSms(t.app, '13900000013')).json.code).toBe(0);
-  });
-
-  it(`refuses the ${SMS_LIMITS.perMobilePerDay + 1}th code of the day to one mobile`, async () => {
+  it(`refuses the ${SMS_LIMITS.perMobilePerDay + 1}th code of a Beijing day to one mobile, and sends the next day`, async () => {
     const mobile = '13900000014';
+    clock.set('2030-06-03T15:40:00Z'); // 23:40 in Beijing: ten codes a minute apart fit in the day
     for (let i = 0; i < SMS_LIMITS.perMobilePerDay; i++) {
-      expect((await sendLoginSms(t.app, mobile)).json.code).toBe(0);
-      await ageCodes(mobile);
+      expect((await sendLoginSms(t.app, mobile)).json.code, `code ${i + 1}`).toBe(0);
+      clock.advance(61_000);
     }
     const capped = await sendLoginSms(t.app, mobile);
     expect(capped.json).toMatchObject({
       code: AUTH_CODE.SMS_DAILY_CAP,
       message: '今日短信发送次数已达上限，请明天再试',
     });
+    clock.set('2030-06-03T15:59:59.999Z'); // the day's last millisecond
+    expect((await sendLoginSms(t.app, mobile)).json.code).toBe(AUTH_CODE.SMS_DAILY_CAP);
+    clock.advance(1); // 00:00 on 2030-06-04 in Beijing
+    expect((await sendLoginSms(t.app, mobile)).json.code).toBe(0);
   });
 
   it('lets only one of two simultaneous sends through', async () => {
@@ -96,7 +103,8 @@ describe('SMS limits under bursts and codes at rest (issue 21)', () => {
   it(`sends no more than ${SMS_LIMITS.perIpPerDay} codes a day from one IP, even in parallel`, {
     timeout: 60_000,
   }, async () => {
-    const proxied = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' } });
+    clock.set(BEIJING_NOON);
+    const proxied = await buildTestApp({ env: { KAIPIAO_TRUST_PROXY: '127.0.0.1' }, clock });
     const headers = { 'x-forwarded-for': '203.0.113.80' };
     const n = SMS_LIMITS.perIpPerDay + 10;
     const prepared = await Promise.all(

@@ -1,16 +1,10 @@
-import {
-  BATCH_CODE,
-  BATCH_SHEETS,
-  CODE,
-  INVOICE_CODE,
-  MONEY_MSG,
-  MSG,
-  smallScaleReductionRuns,
-} from '@kaipiao/shared';
+import { BATCH_CODE, BATCH_SHEETS, CODE, INVOICE_CODE, MONEY_MSG, MSG } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
+import { holdLock } from '../../../test/race.ts';
 import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { clients, orgs } from '../../db/schema/index.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
@@ -21,6 +15,7 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
   let f: Fixture;
   let template: Buffer;
   let seq = 0;
+  const clock = testClock();
 
   const scope = () => f.scope(f.ids.software, f.ids.hq);
   const get = (path: string, token = f.admin) => call(t.app, 'GET', `/v3/batch-invoice/${path}`, { token });
@@ -62,7 +57,7 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
   };
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ clock });
     f = await invoicingFixture(t.app, t.db);
     const res = await download(t.app, `/v3/batch-invoice/template?${scope()}`, f.admin);
     expect(res.status).toBe(200);
@@ -381,33 +376,89 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
       await nothingHappened();
     });
 
-    it("refuses a small-scale business's 3% rows while the 1% reduction runs: the template has no reason column", async () => {
-      const p = `SS${++seq}x`;
+    describe("a small-scale business's 3% rows: the template has no reason column", () => {
       const lodging = { 项目名称: '住宿费', 税收分类编码: '3070402000000000000', 单位: '天' };
-      const buf = await fillTemplate(
-        template,
-        [invoiceRow(`${p}1`), invoiceRow(`${p}2`)],
-        [lineRow(`${p}1`, { ...lodging, 税率: '3%' }), lineRow(`${p}2`, { ...lodging, 税率: '1%' })],
-      );
-      const res = await upload(
-        t.app,
-        `/v3/batch-invoice/upload?${f.scope(f.ids.hotel, f.ids.bs)}&device_id=${f.ids.hotelDigital}&invoice_type=82`,
-        f.admin,
-        { filename: 'batch.xlsx', content: buf },
-      );
-      if (!smallScaleReductionRuns()) {
-        // after 2027-12-31 3% is the small-scale rate again (and 1% is refused)
-        expect(res.json.code).toBe(BATCH_CODE.ROWS_INVALID);
-        expect(JSON.stringify(res.json.data.errors)).not.toContain(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED);
+      const hotelUpload = async (rates: string[]) => {
+        const p = `SS${++seq}x`;
+        const buf = await fillTemplate(
+          template,
+          rates.map((_, i) => invoiceRow(`${p}${i + 1}`)),
+          rates.map((rate, i) => lineRow(`${p}${i + 1}`, { ...lodging, 税率: rate })),
+        );
+        return upload(
+          t.app,
+          `/v3/batch-invoice/upload?${f.scope(f.ids.hotel, f.ids.bs)}&device_id=${f.ids.hotelDigital}&invoice_type=82`,
+          f.admin,
+          { filename: 'batch.xlsx', content: buf },
+        );
+      };
+      afterEach(() => clock.release());
+
+      it('refuses them while the 1% reduction runs (its last second, 2027-12-31 Beijing)', async () => {
+        clock.set('2027-12-31T15:59:59Z');
+        const errs = await refused(await hotelUpload(['3%', '1%']), BATCH_CODE.ROWS_INVALID);
+        // the 3% invoice only, on its 发票信息 row; the 1% one passes
+        expect(errs).toEqual([
+          { sheet: '发票信息', row: 2, column: '', message: MONEY_MSG.SMALL_SCALE_REASON_REQUIRED },
+        ]);
         await nothingHappened();
-        return;
+      });
+
+      it('takes them once it has ended (00:00 on 2028-01-01 Beijing), and refuses 1% instead', async () => {
+        clock.set('2027-12-31T16:00:00Z');
+        const res = await hotelUpload(['3%', '1%']);
+        const errs = await refused(res, BATCH_CODE.ROWS_INVALID);
+        expect(errs.map((e) => e.message)).not.toContain(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED);
+        expect(errs).toEqual([
+          expect.objectContaining({ sheet: '商品明细', row: 3, message: expect.stringContaining('税率') }),
+        ]);
+        await nothingHappened();
+        const ok = await hotelUpload(['3%']);
+        expect(ok.json.code, JSON.stringify(ok.json)).toBe(0);
+        expect(ok.json.data).toMatchObject({ status: 'ready', invoice_count: 1 });
+        const cancelled = await call(
+          t.app,
+          'POST',
+          `/v3/batch-invoice/cancel?${f.scope(f.ids.hotel, f.ids.bs)}`,
+          { token: f.admin, body: { batch_id: ok.json.data.batch_id } },
+        );
+        expect(cancelled.json.data.status).toBe('cancelled');
+      });
+    });
+  });
+
+  describe('claims', () => {
+    it('a claim skips the rows another runner holds: it neither waits for them nor takes them', async () => {
+      const dr = (await send(await file(8))).json.data;
+      // another runner's claim in flight: its statement has locked the first four rows, not yet committed
+      const other = await holdLock(
+        t.url,
+        'select seq from batch_rows where batch_id = $1 and seq <= 4 order by seq for update',
+        [dr.batch_id],
+      );
+      try {
+        await post('start', { batch_id: dr.batch_id });
+        const first = await Promise.race([
+          runToEnd(dr.batch_id),
+          other.waiters(1).then(() => 'a lane waited for the rows another runner holds'),
+        ]);
+        expect(first).toMatchObject({ status: 'running', issued: 4, pending: 4 });
+        const rows = await t.db.execute<{ seq: number; status: string }>(
+          sql`select seq, status from batch_rows where batch_id = ${dr.batch_id} order by seq`,
+        );
+        expect(rows.rows.map((r) => r.status)).toEqual([
+          ...Array(4).fill('pending'),
+          ...Array(4).fill('issued'),
+        ]);
+      } finally {
+        await other.release();
       }
-      const errs = await refused(res, BATCH_CODE.ROWS_INVALID);
-      // the 3% invoice only, on its 发票信息 row; the 1% one passes
-      expect(errs).toEqual([
-        { sheet: '发票信息', row: 2, column: '', message: MONEY_MSG.SMALL_SCALE_REASON_REQUIRED },
-      ]);
-      await nothingHappened();
+      t.app.batchRunner!.ensure(dr.batch_id);
+      expect(await runToEnd(dr.batch_id)).toMatchObject({ status: 'done', issued: 8 });
+      const made = await t.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from invoices where serial_no like ${`B${String(dr.batch_id).padStart(6, '0')}-%`}`,
+      );
+      expect(made.rows[0]!.n).toBe(8);
     });
   });
 

@@ -153,6 +153,7 @@ export async function uploadBatch(
       classes.rows.map((c) => [c.code, { shortName: c.short_name, isSummary: c.is_summary }]),
     ),
     sendEmail: opts.sendEmail,
+    now: app.clock(),
   });
   const issues = [...parsed.issues, ...built.issues];
   if (issues.length > 0) {

@@ -5,10 +5,10 @@ import {
   MONEY_MSG,
   SESSION_CODE,
   SMALL_SCALE_3_PERCENT_REASONS,
-  smallScaleReductionRuns,
 } from '@kaipiao/shared';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { allocateInvoiceNumbers, makeCheckCode } from '../../channels/numbers.ts';
 import { invoiceEvents, invoiceLines, invoices } from '../../db/schema/index.ts';
@@ -21,9 +21,10 @@ describe('POST /v3/online-invoicing/blue', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   let f: Fixture;
   let ids: Fixture['ids'];
+  const clock = testClock();
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ clock });
     f = await invoicingFixture(t.app, t.db);
     ids = f.ids;
   });
@@ -204,8 +205,10 @@ describe('POST /v3/online-invoicing/blue', () => {
   });
 
   describe('small-scale 3% while the 1% reduction runs: the reason (slsm, domain.md §2.6)', () => {
-    // computed from today's date, so the file keeps passing after 2027-12-31 (3% is then the rate)
-    const runs = smallScaleReductionRuns();
+    // the app's clock stands on either side of the reduction's end (2027-12-31, Beijing)
+    const LAST_SECOND = '2027-12-31T15:59:59Z'; // 23:59:59 on 2027-12-31 in Beijing: 1% still runs
+    const FIRST_SECOND_AFTER = '2027-12-31T16:00:00Z'; // 00:00 on 2028-01-01 in Beijing: 3% again
+    afterEach(() => clock.release());
     const lodging = (rate: string) =>
       line('103.00', {
         tax_rate: rate,
@@ -215,17 +218,18 @@ describe('POST /v3/online-invoicing/blue', () => {
       });
     const asHotel = (body: unknown) => f.issue(body, { clientId: ids.hotel, sid: ids.bs });
     const stored = async (serialNo: string) => (await rowOf(serialNo))[0]?.specificBusiness ?? null;
+    const detailOf = async (invoiceId: number) =>
+      (
+        await call(t.app, 'POST', `/v3/invoice-detail/get-invoice-detail?client_id=${ids.hotel}&sid=-1`, {
+          token: f.admin,
+          body: { invoice_id: invoiceId },
+        })
+      ).json;
 
     it('refuses a small-scale seller at 3% without a reason, the field named and nothing issued', async () => {
+      clock.set(LAST_SECOND);
       const body = payload(ids.hotelDigital, { lines: [lodging('0.01'), lodging('0.03')] });
       const res = await asHotel(body);
-      if (!runs) {
-        expect(res.json.code).toBe(CODE.VALIDATION); // 1% is over: only its line is refused
-        expect(res.json.data.errors.map((e: { field: string }) => e.field)).toEqual([
-          'goods_info.0.tax_rate',
-        ]);
-        return;
-      }
       expect(res.json.code).toBe(CODE.VALIDATION);
       expect(res.json.message).toBe(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED);
       expect(res.json.data.errors).toEqual([
@@ -239,6 +243,7 @@ describe('POST /v3/online-invoicing/blue', () => {
     });
 
     it('issues with reason 2 and keeps it in specific_business and the XML data file', async () => {
+      clock.set(LAST_SECOND);
       const body = payload(ids.hotelDigital, {
         lines: [lodging('0.03')],
         extra: { small_scale_reason: '2', hotel_stay: { room_no: '1208', guest_name: '张三' } },
@@ -246,23 +251,17 @@ describe('POST /v3/online-invoicing/blue', () => {
       const res = await asHotel(body);
       expect(res.json.code, JSON.stringify(res.json)).toBe(0);
       expect(res.json.data.status).toBe('issued');
-      const sb = await stored(body.serial_no);
-      expect(sb).toMatchObject({ hotel_stay: { room_no: '1208', guest_name: '张三' } });
-      expect((sb as Record<string, unknown>).small_scale_reason).toBe(runs ? '2' : undefined);
+      expect(await stored(body.serial_no)).toMatchObject({
+        hotel_stay: { room_no: '1208', guest_name: '张三' },
+        small_scale_reason: '2',
+      });
       const doc = await loadInvoiceDoc(t.db, ids.hotel, res.json.data.invoice_id);
-      expect(doc?.smallScaleReason ?? null).toBe(runs ? '2' : null);
-      expect(renderInvoiceXml(doc!).includes('<Slsm>2</Slsm>')).toBe(runs);
+      expect(doc?.smallScaleReason).toBe('2');
+      expect(renderInvoiceXml(doc!)).toContain('<Slsm>2</Slsm>');
       // the invoice detail says why, in words
-      const detail = await call(
-        t.app,
-        'POST',
-        `/v3/invoice-detail/get-invoice-detail?client_id=${ids.hotel}&sid=-1`,
-        { token: f.admin, body: { invoice_id: res.json.data.invoice_id } },
-      );
-      expect(detail.json.code).toBe(0);
-      expect(detail.json.data.invoice.small_scale_reason).toBe(
-        runs ? SMALL_SCALE_3_PERCENT_REASONS['2'] : null,
-      );
+      const detail = await detailOf(res.json.data.invoice_id);
+      expect(detail.code).toBe(0);
+      expect(detail.data.invoice.small_scale_reason).toBe(SMALL_SCALE_3_PERCENT_REASONS['2']);
       // the same request again answers the same invoice (the reason is part of the request)
       const again = await asHotel(body);
       expect(again.json.data.invoice_id).toBe(res.json.data.invoice_id);
@@ -271,7 +270,7 @@ describe('POST /v3/online-invoicing/blue', () => {
     });
 
     it('asks no reason of the same seller at 1%, and ignores one sent anyway', async () => {
-      if (!runs) return; // 1% is over
+      clock.set(LAST_SECOND);
       const plain = payload(ids.hotelDigital, { lines: [lodging('0.01')] });
       const res = await asHotel(plain);
       expect(res.json.code, JSON.stringify(res.json)).toBe(0);
@@ -284,7 +283,37 @@ describe('POST /v3/online-invoicing/blue', () => {
       expect(await stored(withReason.serial_no)).toBeNull();
     });
 
+    it('once the reduction has ended: 3% needs no reason (one sent is ignored) and 1% is refused', async () => {
+      clock.set(FIRST_SECOND_AFTER);
+      const plain = payload(ids.hotelDigital, { lines: [lodging('0.03')] });
+      const res = await asHotel(plain);
+      expect(res.json.code, JSON.stringify(res.json)).toBe(0);
+      expect(res.json.data.status).toBe('issued');
+      expect(await stored(plain.serial_no)).toBeNull();
+
+      const withReason = payload(ids.hotelDigital, {
+        lines: [lodging('0.03')],
+        extra: { small_scale_reason: '2' },
+      });
+      const sent = await asHotel(withReason);
+      expect(sent.json.code, JSON.stringify(sent.json)).toBe(0);
+      expect(await stored(withReason.serial_no)).toBeNull();
+      const doc = await loadInvoiceDoc(t.db, ids.hotel, sent.json.data.invoice_id);
+      expect(doc?.smallScaleReason ?? null).toBeNull();
+      expect(renderInvoiceXml(doc!)).not.toContain('<Slsm>');
+      expect((await detailOf(sent.json.data.invoice_id)).data.invoice.small_scale_reason).toBeNull();
+
+      const onePercent = payload(ids.hotelDigital, { lines: [lodging('0.03'), lodging('0.01')] });
+      const refused = await asHotel(onePercent);
+      expect(refused.json.code).toBe(CODE.VALIDATION);
+      expect(refused.json.data.errors).toEqual([
+        { field: 'goods_info.1.tax_rate', message: '第2行税率不适用于小规模纳税人' },
+      ]);
+      expect(await rowOf(onePercent.serial_no)).toHaveLength(0);
+    });
+
     it('asks no reason of a general taxpayer at 3%, and ignores one sent anyway', async () => {
+      clock.set(LAST_SECOND);
       const plain = payload(ids.digital, { lines: [line('103.00', { tax_rate: '0.03' })] });
       const res = await f.issue(plain);
       expect(res.json.code, JSON.stringify(res.json)).toBe(0);

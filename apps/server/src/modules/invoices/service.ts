@@ -134,7 +134,7 @@ export async function issueBlue(
 ): Promise<IssueResult> {
   const hash = requestHash(req);
   const seller = await sellerFacts(app, actor.clientId);
-  const { issues, lines, smallScaleReason } = validateBlue(req, seller);
+  const { issues, lines, smallScaleReason } = validateBlue(req, seller, app.clock());
   if (issues.length > 0) throw new AppError(CODE.VALIDATION, issues[0]!.message, { errors: issues });
 
   const code = req.invoice_info.specific_business_code;

@@ -6,6 +6,7 @@ import { QUERY_CODE } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
+import { holdLock } from '../../../test/race.ts';
 import { clients, exportRecords, users } from '../../db/schema/index.ts';
 import { EXPORT_SWEEP_CRON, EXPORT_SWEEP_JOB, sweepExpiredExports } from './export-sweep.ts';
 
@@ -137,6 +138,28 @@ describe('expired export sweep', () => {
       expect(ok.statusCode).toBe(200);
       expect(ok.body).toBe(kept.content);
     }
+  });
+
+  it('skips the records another sweep holds (shares the work): it neither waits for them nor removes them', async () => {
+    const held = await addRecord(t, dataDir, ids.software, { expired: true });
+    const free = await addRecord(t, dataDir, ids.software, { expired: true });
+    // another sweep's chunk in flight: its transaction has claimed `held` and not yet committed
+    const other = await holdLock(t.url, 'select id from export_records where id = $1 for update', [held.id]);
+    try {
+      const swept = await Promise.race([
+        sweepExpiredExports({ db: t.db, dataDir }, { clientId: ids.software }),
+        other.waiters(1).then(() => 'waited for the other sweep'),
+      ]);
+      expect(swept).toBe(1);
+      expect(await exists(free.abs)).toBe(false);
+      expect(await filePathOf(t, free.id)).toBeNull();
+      expect(await fs.readFile(held.abs, 'utf8')).toBe(held.content);
+      expect(await filePathOf(t, held.id)).not.toBeNull();
+    } finally {
+      await other.release();
+    }
+    expect(await sweepExpiredExports({ db: t.db, dataDir }, { clientId: ids.software })).toBe(1);
+    expect(await exists(held.abs)).toBe(false);
   });
 
   it('limited to one business, leaves the others', async () => {

@@ -22,7 +22,7 @@ export const realNameModule = fp(async (app: FastifyInstance) => {
   await hub.start();
   app.addHook('onClose', async () => hub.stop());
   const service = new RealNameService(
-    new SandboxRealNameBureau(app.db, app.providers.sms, app.env.dataDir),
+    new SandboxRealNameBureau(app.db, app.providers.sms, app.env.dataDir, () => app.clock()),
     hub,
   );
   app.decorate('realName', { service, hub });

@@ -2,6 +2,7 @@ import { RED_CODE } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
+import { raceBehindLock } from '../../../test/race.ts';
 import { invoiceEvents, invoices, redForms } from '../../db/schema/index.ts';
 import { seedDemoHistory } from '../../db/seed/demo-history.ts';
 import { seedDemoRedForms } from '../../db/seed/red-forms.ts';
@@ -132,12 +133,24 @@ describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', 
       full: false,
       lines: [{ blue_line_no: 1, amount_with_tax: '600.00' }],
     };
-    const results = await Promise.all([red('apply', body), red('apply', body), red('apply', body)]);
+    // a real race: the test holds its business's row, which a form's insert checks (its foreign
+    // key), so each request stops right before inserting its form, after reading what the invoice
+    // has left; released together, only the blue invoice's lock keeps the second and third from
+    // reading the remainder before the first form is in
+    const results = await raceBehindLock({
+      url: t.url,
+      lock: 'select id from clients where id = $1 for update',
+      params: [ids.software],
+      calls: [() => red('apply', body), () => red('apply', body), () => red('apply', body)],
+    });
     const codes = results.map((r) => r.json.code).sort();
     expect(codes.filter((c) => c === 0)).toHaveLength(1);
     expect(
       codes.filter((c) => c === RED_CODE.LINE_OVER_REMAINING || c === RED_CODE.OVER_REMAINING),
     ).toHaveLength(2);
+    // the refused ones left no form behind that would reserve more than the invoice has
+    const forms = await t.db.select().from(redForms).where(eq(redForms.blueInvoiceId, id));
+    expect(forms.map((r) => r.totalWithTax)).toEqual(['-600.00']);
     const reds = await t.db.select().from(invoices).where(eq(invoices.originalInvoiceId, id));
     expect(reds.map((r) => r.totalWithTax)).toEqual(['-600.00']);
     expect((await blueRow(id)).redStatus).toBe('partial');
@@ -211,6 +224,49 @@ describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', 
     expect(
       (await devRed('counterparty', { form_id: third.json.data.form_id, action: 'revoke' })).json.data.state,
     ).toBe('08');
+  });
+
+  it('two clerks confirming a buyer-raised form at once: one confirms and issues, the other is refused', async () => {
+    const id = await blue();
+    const inbound = await devRed('inbound', {
+      invoice_id: id,
+      reason: '03',
+      full: false,
+      lines: [{ blue_line_no: 1, amount_with_tax: '100.00' }],
+    });
+    const formId = inbound.json.data.form_id as number;
+    // both queue at the form's lock (held by the test) after the same start, and go on together
+    const [a, b] = await raceBehindLock({
+      url: t.url,
+      lock: 'select id from red_forms where id = $1 for update',
+      params: [formId],
+      calls: [() => red('confirm', { form_id: formId }), () => red('confirm', { form_id: formId })],
+    });
+    expect([a.json.code, b.json.code].sort()).toEqual([0, RED_CODE.BAD_STATE].sort());
+    const winner = a.json.code === 0 ? a : b;
+    expect(winner.json.data).toMatchObject({ state: '04', red_invoice: { status: 'issued' } });
+    const reds = await t.db.select().from(invoices).where(eq(invoices.redFormId, formId));
+    expect(reds.map((r) => [r.status, r.totalWithTax])).toEqual([['issued', '-100.00']]);
+    expect((await blueRow(id)).redStatus).toBe('partial');
+  });
+
+  it('two clerks issuing the same approved form at once: one red invoice, the other is told it is issued', async () => {
+    const special = (await f.issue(payload(ids.ukey, { invoiceType: '004' }))).json.data.invoice_id as number;
+    const form = await red('apply', { invoice_id: special, reason: '01', full: true });
+    expect(form.json.data).toMatchObject({ kind: 'info_sheet', state: 'approved', red_invoice: null });
+    const formId = form.json.data.form_id as number;
+    const [a, b] = await raceBehindLock({
+      url: t.url,
+      lock: 'select id from red_forms where id = $1 for update',
+      params: [formId],
+      calls: [() => red('issue', { form_id: formId }), () => red('issue', { form_id: formId })],
+    });
+    expect([a.json.code, b.json.code].sort()).toEqual([0, RED_CODE.ALREADY_ISSUED].sort());
+    const winner = a.json.code === 0 ? a : b;
+    expect(winner.json.data.red_invoice).toMatchObject({ status: 'issued' });
+    const reds = await t.db.select().from(invoices).where(eq(invoices.redFormId, formId));
+    expect(reds).toHaveLength(1);
+    expect((await blueRow(special)).redStatus).toBe('full');
   });
 
   it('expires a pending form after 72 hours (07): actions refused, the blue is unlocked again', async () => {

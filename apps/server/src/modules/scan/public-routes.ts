@@ -24,7 +24,7 @@ import * as service from './service.ts';
 export const PUBLIC_LIMITS = { read: 120, search: 30, submit: 10 } as const;
 
 async function limit(req: FastifyRequest, kind: keyof typeof PUBLIC_LIMITS): Promise<void> {
-  const hits = await addHit(req.server.db, `scan:${kind}:${req.ip}`, 60);
+  const hits = await addHit(req.server.db, `scan:${kind}:${req.ip}`, 60, req.server.clock());
   if (hits > PUBLIC_LIMITS[kind]) throw new AppError(CODE.RATE_LIMITED);
 }
 

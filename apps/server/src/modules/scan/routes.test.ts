@@ -1,11 +1,14 @@
 import { CODE, INVOICE_CODE, SCAN_CODE, SCAN_MSG, SESSION_CODE, TITLE_MSG } from '@kaipiao/shared';
 import { and, eq, like, sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
+import { raceBehindLock } from '../../../test/race.ts';
 import { invoices, outbox, scanCodes, scanRequests, scanSettings } from '../../db/schema/index.ts';
 import { seedDemoScan } from '../../db/seed/scan.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
 import { BUYER_TAX_CODE, type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
+import { PUBLIC_LIMITS } from './public-routes.ts';
 
 const item = (amount: string, extra: Record<string, unknown> = {}) => ({
   name: '餐饮服务',
@@ -30,9 +33,10 @@ describe('scan-to-invoice and the audit queue', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   let f: Fixture;
   let ids: Fixture['ids'];
+  const clock = testClock();
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ clock });
     f = await invoicingFixture(t.app, t.db);
     ids = f.ids;
   });
@@ -192,7 +196,14 @@ describe('scan-to-invoice and the audit queue', () => {
 
     const approve = (token: string) =>
       console_('POST', '/v3/scan-audit/approve', { token, body: { id, items: [item('88.00')] } });
-    const [a, b] = await Promise.all([approve(f.admin), approve(f.clerk)]);
+    // a real race: both approvals read the request as pending, then queue at the claim behind a
+    // lock the test holds on the row, and are let go together; only the conditional claim decides
+    const [a, b] = await raceBehindLock({
+      url: t.url,
+      lock: 'select id from scan_requests where id = $1 for no key update',
+      params: [id],
+      calls: [() => approve(f.admin), () => approve(f.clerk)],
+    });
     const codes = [a.json.code, b.json.code].sort();
     expect(codes).toEqual([0, SCAN_CODE.ALREADY_HANDLED].sort());
     const winner = a.json.code === 0 ? a : b;
@@ -432,7 +443,7 @@ describe('scan-to-invoice and the audit queue', () => {
     expect(await t.db.select().from(scanRequests).where(eq(scanRequests.codeId, o.id))).toHaveLength(0);
   });
 
-  it('looks titles up by name or tax code for live codes only, rate-limited per IP', async () => {
+  it('looks titles up by name or tax code for live codes only', async () => {
     const code = await storeCode();
     const byName = await pub(
       'GET',
@@ -446,13 +457,31 @@ describe('scan-to-invoice and the audit queue', () => {
       `/v3/scan/title-search?token=${'y'.repeat(24)}&keyword=${encodeURIComponent('云栈')}`,
     );
     expect(noCode.json.code).toBe(SCAN_CODE.CODE_NOT_FOUND);
-    let last = 0;
-    for (let i = 0; i < 30; i++) {
-      last = (
-        await pub('GET', `/v3/scan/title-search?token=${code.token}&keyword=${encodeURIComponent('酒店')}`)
-      ).json.code;
+  });
+
+  it('limits title searches per IP to 30 in each fixed minute (a clock standing still)', async () => {
+    const code = await storeCode();
+    const search = async () =>
+      (await pub('GET', `/v3/scan/title-search?token=${code.token}&keyword=${encodeURIComponent('酒店')}`))
+        .json.code;
+    try {
+      clock.set('2026-06-01T08:00:00.000Z');
+      for (let i = 0; i < PUBLIC_LIMITS.search; i++) expect(await search(), `search ${i + 1}`).toBe(0);
+      clock.set('2026-06-01T08:00:59.999Z'); // the same minute's last millisecond
+      expect(await search()).toBe(CODE.RATE_LIMITED);
+      // a refused search counts too: the minute stays shut
+      expect(await search()).toBe(CODE.RATE_LIMITED);
+      clock.advance(1); // 08:01:00.000, a new minute
+      expect(await search()).toBe(0);
+      const [row] = (
+        await t.db.execute<{ hits: number }>(
+          sql`select hits from rate_counters where key like 'scan:search:%' and window_start = '2026-06-01T08:01:00Z'`,
+        )
+      ).rows;
+      expect(row?.hits).toBe(1);
+    } finally {
+      clock.release();
     }
-    expect(last).toBe(CODE.RATE_LIMITED);
   });
   it('seeds static codes and modes always, and queued requests with the demo history', async () => {
     const modes = await t.db.select().from(scanSettings);

@@ -81,7 +81,7 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/scan-code/create-order',
     { config: qr, schema: { body: createOrderBodySchema, response: reply200(scanCodeSchema) } },
-    async (req) => ok(await service.createOrder(app.db, storeActor(req), req.body)),
+    async (req) => ok(await service.createOrder(app.db, storeActor(req), req.body, app.clock())),
   );
 
   app.post(

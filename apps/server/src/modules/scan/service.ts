@@ -249,7 +249,7 @@ const itemsTotal = (items: readonly ScanItem[]) =>
  * The items as the issuing service will check them (rates the business may use, tolerances), so an
  * order code never promises an invoice that cannot be issued. Buyer-side rules wait for the buyer.
  */
-async function checkItems(db: Db, clientId: number, items: ScanItem[]): Promise<void> {
+async function checkItems(db: Db, clientId: number, items: ScanItem[], now: Date): Promise<void> {
   const goods = linesOf(items);
   const [seller] = await rows<{ tax_code: string; taxpayer_type: string }>(
     db,
@@ -289,6 +289,7 @@ async function checkItems(db: Db, clientId: number, items: ScanItem[]): Promise<
       send_email: false,
     },
     { taxCode: seller.tax_code, taxpayerType: seller.taxpayer_type === 'small' ? 'small' : 'general' },
+    now,
   );
   const own = issues.filter((i) => i.field.startsWith('goods_info') || i.field.startsWith('invoice_info'));
   if (own.length > 0) {
@@ -308,8 +309,9 @@ export async function createOrder(
     hotel_stay?: HotelStay;
     remark: string;
   },
+  now: Date,
 ) {
-  await checkItems(db, a.clientId, body.items);
+  await checkItems(db, a.clientId, body.items, now);
   const settings = await getSettings(db, a.clientId, a.storeId);
   const minutes = body.valid_minutes ?? settings.default_valid_minutes;
   const orderNo =

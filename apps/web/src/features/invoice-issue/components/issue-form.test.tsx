@@ -7,7 +7,6 @@ import {
   ratesFor,
   SMALL_SCALE_3_PERCENT_REASONS,
   SPECIFIC_BUSINESS_DEFS,
-  smallScaleReductionRuns,
   type TaxEquipment,
   toRateOptionItem,
 } from '@kaipiao/shared';
@@ -15,7 +14,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
 import { apiError, apiHandler, apiOk, type Reply, reply } from '../../../test/api.ts';
 import { apiCalls, server } from '../../../test/msw.ts';
@@ -24,6 +23,15 @@ import { emptyDraft, emptyLine } from '../utils/draft.ts';
 import { draftKey, loadDraft } from '../utils/draft-storage.ts';
 import type { Draft, DraftLine } from '../utils/types.ts';
 import { IssueForm } from './issue-form.tsx';
+
+/** Stands the page's Date (only) at 23:59 on 2027-12-31 in Beijing, the 1% reduction's last day. */
+function lastDayOfReduction() {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(new Date('2027-12-31T15:59:00Z'));
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+}
 
 const KEY = draftKey({ variant: 'general', userId: 1, clientId: 1, storeId: 1 });
 const SELLER = { name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KC7LM1A' };
@@ -298,33 +306,33 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     expect(next?.serial).not.toBe('WEBfirstserial01');
   });
 
-  // the reduction's end is a fixed date: after it 3% is the small-scale rate and nothing is asked
-  it.skipIf(!smallScaleReductionRuns())(
-    'asks a small-scale seller at 3% why (开具3%征收率原因), required, and sends the reason',
-    async () => {
-      taxpayer = 'small';
-      seed({ lines: [line({ tax_rate: '0.03', quantity: '1', price: '103' })] });
-      renderForm();
-      const select = await screen.findByLabelText('开具3%征收率原因');
-      const item = select.closest('.ant-form-item') as HTMLElement;
-      await userEvent.click(screen.getByRole('button', { name: '开具发票' }));
-      expect(within(item).getByText(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED)).toBeTruthy();
-      expect(screen.queryByRole('dialog', { name: '发票预览' })).toBeNull();
-      expect(blueBodies()).toHaveLength(0);
-      // both reasons offered in full
-      fireEvent.mouseDown(select);
-      const second = await screen.findByTitle(SMALL_SCALE_3_PERCENT_REASONS['2']);
-      expect(screen.getByTitle(SMALL_SCALE_3_PERCENT_REASONS['1'])).toBeTruthy();
-      await userEvent.click(second);
-      await waitFor(() => expect(within(item).queryByText(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED)).toBeNull());
-      await issue();
-      expect(await screen.findByText('开票成功')).toBeTruthy();
-      expect(blueBodies()).toHaveLength(1);
-      expect(blueBodies()[0]!.small_scale_reason).toBe('2');
-    },
-  );
+  // the reduction ends on a fixed date (then 3% is the small-scale rate and nothing is asked:
+  // shared rates.test.ts), so the page's clock stands on its last day, whatever today is
+  it('asks a small-scale seller at 3% why (开具3%征收率原因), required, and sends the reason', async () => {
+    lastDayOfReduction();
+    taxpayer = 'small';
+    seed({ lines: [line({ tax_rate: '0.03', quantity: '1', price: '103' })] });
+    renderForm();
+    const select = await screen.findByLabelText('开具3%征收率原因');
+    const item = select.closest('.ant-form-item') as HTMLElement;
+    await userEvent.click(screen.getByRole('button', { name: '开具发票' }));
+    expect(within(item).getByText(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED)).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: '发票预览' })).toBeNull();
+    expect(blueBodies()).toHaveLength(0);
+    // both reasons offered in full
+    fireEvent.mouseDown(select);
+    const second = await screen.findByTitle(SMALL_SCALE_3_PERCENT_REASONS['2']);
+    expect(screen.getByTitle(SMALL_SCALE_3_PERCENT_REASONS['1'])).toBeTruthy();
+    await userEvent.click(second);
+    await waitFor(() => expect(within(item).queryByText(MONEY_MSG.SMALL_SCALE_REASON_REQUIRED)).toBeNull());
+    await issue();
+    expect(await screen.findByText('开票成功')).toBeTruthy();
+    expect(blueBodies()).toHaveLength(1);
+    expect(blueBodies()[0]!.small_scale_reason).toBe('2');
+  });
 
   it('shows no reason select and sends none at 1% or for a general taxpayer at 3%', async () => {
+    lastDayOfReduction();
     taxpayer = 'small';
     seed({ lines: [line({ tax_rate: '0.01', quantity: '1', price: '101' })], small_scale_reason: '2' });
     const first = renderForm();
