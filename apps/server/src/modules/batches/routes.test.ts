@@ -8,6 +8,7 @@ import { holdLock } from '../../../test/race.ts';
 import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { clients, orgs } from '../../db/schema/index.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
+import { CLAIM_ROWS } from './runner.ts';
 import { bigBatchFile, type CellMap, fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
 
 describe('batch issuing (/v3/batch-invoice/*)', () => {
@@ -54,6 +55,24 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
   const runToEnd = async (id: number) => {
     await t.app.batchRunner!.idle(id);
     return progress(id);
+  };
+
+  /**
+   * Starts a batch and acts while its first rows are being issued: the test holds the device's
+   * row (every issue on it reserves the device's quota there), so the runner's lanes stop inside
+   * the issuing of their first rows until `act` has run — no sleeps, no channel latency.
+   */
+  const midRun = async (batchId: number, act: () => Promise<void>) => {
+    const device = await holdLock(t.url, 'select id from tax_devices where id = $1 for no key update', [
+      f.ids.digital,
+    ]);
+    try {
+      await post('start', { batch_id: batchId });
+      await device.waiters(1); // a row is in flight
+      await act();
+    } finally {
+      await device.release();
+    }
   };
 
   beforeAll(async () => {
@@ -464,43 +483,35 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
 
   describe('pause, resume, cancel, retry', () => {
     it('pauses mid-run (issued rows stay, the rest wait), resumes to the end', async () => {
-      await f.dev('control', { device_id: f.ids.digital, latency_ms: 40 });
-      try {
-        const dr = (await send(await file(40))).json.data;
-        await post('start', { batch_id: dr.batch_id });
-        await new Promise((r) => setTimeout(r, 150));
+      const dr = (await send(await file(40))).json.data;
+      await midRun(dr.batch_id, async () => {
         const paused = await post('pause', { batch_id: dr.batch_id });
         expect(paused.json.data).toMatchObject({ status: 'paused', pause_reason: 'user' });
-        const p = await runToEnd(dr.batch_id);
-        expect(p.status).toBe('paused');
-        expect(p.issued).toBeGreaterThan(0);
-        expect(p.issued).toBeLessThan(40);
-        expect(p.issued + p.pending).toBe(40);
-        expect((await post('pause', { batch_id: dr.batch_id })).json.code).toBe(BATCH_CODE.BAD_STATE);
-        await post('resume', { batch_id: dr.batch_id });
-        expect(await runToEnd(dr.batch_id)).toMatchObject({ status: 'done', issued: 40 });
-      } finally {
-        await f.dev('control', { device_id: f.ids.digital, latency_ms: 0 });
-      }
+      });
+      const p = await runToEnd(dr.batch_id);
+      expect(p.status).toBe('paused');
+      // the rows in flight when it paused are issued (one per lane at most); the rest wait
+      expect(p.issued).toBeGreaterThan(0);
+      expect(p.issued).toBeLessThanOrEqual(t.app.batchRunner!.opts.lanes);
+      expect(p.issued + p.pending).toBe(40);
+      expect((await post('pause', { batch_id: dr.batch_id })).json.code).toBe(BATCH_CODE.BAD_STATE);
+      await post('resume', { batch_id: dr.batch_id });
+      expect(await runToEnd(dr.batch_id)).toMatchObject({ status: 'done', issued: 40 });
     });
 
     it('cancels: the rest is skipped and never issued', async () => {
-      await f.dev('control', { device_id: f.ids.digital, latency_ms: 40 });
-      try {
-        const before = await invoiceCount();
-        const dr = (await send(await file(30))).json.data;
-        await post('start', { batch_id: dr.batch_id });
-        await new Promise((r) => setTimeout(r, 150));
+      const before = await invoiceCount();
+      const dr = (await send(await file(30))).json.data;
+      await midRun(dr.batch_id, async () => {
         expect((await post('cancel', { batch_id: dr.batch_id })).json.data.status).toBe('cancelled');
-        const p = await runToEnd(dr.batch_id);
-        expect(p.status).toBe('cancelled');
-        expect(p.skipped).toBeGreaterThan(0);
-        expect(p.issued + p.skipped).toBe(30);
-        expect(await invoiceCount()).toBe(before + p.issued);
-        expect((await post('resume', { batch_id: dr.batch_id })).json.code).toBe(BATCH_CODE.BAD_STATE);
-      } finally {
-        await f.dev('control', { device_id: f.ids.digital, latency_ms: 0 });
-      }
+      });
+      const p = await runToEnd(dr.batch_id);
+      expect(p.status).toBe('cancelled');
+      expect(p.issued).toBeGreaterThan(0);
+      expect(p.issued).toBeLessThanOrEqual(t.app.batchRunner!.opts.lanes);
+      expect(p.issued + p.skipped).toBe(30);
+      expect(await invoiceCount()).toBe(before + p.issued);
+      expect((await post('resume', { batch_id: dr.batch_id })).json.code).toBe(BATCH_CODE.BAD_STATE);
     });
 
     it('settles an "unknown" channel answer by asking the channel for the serial', async () => {
@@ -571,13 +582,11 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
     };
 
     it('pauses a running batch with the notice, refuses to start or upload, resumes once restored', async () => {
-      await f.dev('control', { device_id: f.ids.digital, latency_ms: 40 });
       try {
         const dr = (await send(await file(20))).json.data;
         const waiting = (await send(await file(2))).json.data;
-        await post('start', { batch_id: dr.batch_id });
-        await new Promise((r) => setTimeout(r, 150));
-        await setExpiry(new Date(Date.now() - 1000));
+        // expires while the first rows are in flight: the lanes finish the rows they hold, claim no more
+        await midRun(dr.batch_id, () => setExpiry(new Date(Date.now() - 1000)));
 
         let p = await runToEnd(dr.batch_id);
         expect(p).toMatchObject({
@@ -585,7 +594,9 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
           pause_reason: 'bookkeeping',
           notice: MSG.GRAY_BOOKKEEPING,
         });
-        expect(p.issued).toBeLessThan(20);
+        expect(p.issued).toBeGreaterThan(0);
+        expect(p.issued).toBeLessThanOrEqual(t.app.batchRunner!.opts.lanes * CLAIM_ROWS.first);
+        expect(p.issued + p.pending).toBe(20);
         const start = await post('start', { batch_id: waiting.batch_id });
         expect(start.json).toMatchObject({
           code: BATCH_CODE.BOOKKEEPING_EXPIRED,
@@ -609,7 +620,6 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
         await post('cancel', { batch_id: waiting.batch_id });
       } finally {
         await setExpiry(null);
-        await f.dev('control', { device_id: f.ids.digital, latency_ms: 0 });
       }
     });
   });

@@ -453,7 +453,7 @@ describe('POST /v3/online-invoicing/blue', () => {
       device_id: ids.digital,
       fault: 'unknown',
       fault_count: 1,
-      unknown_visible_after_s: 1,
+      unknown_visible_after_s: 3600,
     });
     const body = payload(ids.digital);
     const first = await f.issue(body);
@@ -469,7 +469,10 @@ describe('POST /v3/online-invoicing/blue', () => {
     });
     expect(early.json.data).toMatchObject({ checked: 1, pending: 1, issued: 0, failed: 0 });
 
-    await new Promise((r) => setTimeout(r, 1100));
+    // the bureau's hour passes: the invoice shows there now
+    await t.db.execute(
+      sql`update channel_sandbox_issues set visible_at = now() where serial_no = ${body.serial_no}`,
+    );
     const late = await call(t.app, 'POST', `/v3/online-invoicing/reconcile?${scope}`, {
       token: f.admin,
       body: {},
