@@ -31,12 +31,15 @@ vi.mock('../lib/antd/provider.tsx', async (importOriginal) => {
   return { ...actual, AntdProvider: withServerStyles(actual.AntdProvider) };
 });
 
-// API calls go to MSW handlers (./api.ts); a request no handler answers fails the test
+// API calls go to MSW handlers (./api.ts); a request no handler answers, or one that breaks the
+// contract, fails the test. Registered before the clean-up below, so it runs after it ("after"
+// hooks run last-registered first): what the page asks while unmounting still counts.
 beforeAll(() => startServer());
+afterEach(() => resetServer());
+afterAll(() => server.close());
+
 afterEach(() => {
   cleanup();
   localStorage.clear();
   sessionStorage.clear();
-  resetServer();
 });
-afterAll(() => server.close());
