@@ -25,6 +25,8 @@ export type ClientAccess = {
   isAdmin: boolean;
   /** null = every store of the business */
   storeIds: ReadonlySet<number> | null;
+  /** the business's stores that are not disabled: the only ones a call may select */
+  activeStoreIds: ReadonlySet<number>;
   menu: MenuEntry[];
   authUrls: ReadonlySet<string>;
 };
@@ -83,15 +85,9 @@ export class AccessService {
   /** spec §7: the server never trusts client_id / sid — both must be the session's to use. */
   assertStore(access: ClientAccess, sid: number | undefined): void {
     if (sid === undefined || sid === SUMMARY_STORE_ID) return;
-    if (access.storeIds === null) {
-      if (!this.knownStores.get(`${access.clientId}`)?.has(sid))
-        throw new AppError(SESSION_CODE.STORE_NOT_PERMITTED);
-      return;
-    }
-    if (!access.storeIds.has(sid)) throw new AppError(SESSION_CODE.STORE_NOT_PERMITTED);
+    if (!access.activeStoreIds.has(sid) || (access.storeIds !== null && !access.storeIds.has(sid)))
+      throw new AppError(SESSION_CODE.STORE_NOT_PERMITTED);
   }
-
-  private readonly knownStores = new TtlCache<Set<number>>(ACCESS_TTL_MS);
 
   private async loadAccess(session: SessionCtx, clientId: number): Promise<ClientAccess> {
     const found = await repo.findClient(this.db, clientId);
@@ -109,7 +105,6 @@ export class AccessService {
       storeIds = scopes.some((s) => s.storeId === 0) ? null : new Set(scopes.map((s) => s.storeId));
     }
     const stores = await repo.listActiveStores(this.db, clientId);
-    this.knownStores.set(`${clientId}`, new Set(stores.map((s) => s.id)));
     const now = Date.now();
     const menu = computeMenu({
       industry: client.industry,
@@ -130,6 +125,7 @@ export class AccessService {
       isGroupAdmin: emp.employee.isGroupAdmin,
       isAdmin,
       storeIds,
+      activeStoreIds: new Set(stores.map((s) => s.id)),
       menu,
       authUrls: new Set(menu.filter((m) => m.is_auth === 1).map((m) => m.url)),
     };
@@ -147,6 +143,5 @@ export class AccessService {
     this.sessions.clear();
     this.tokenHashes.clear();
     this.access.clear();
-    this.knownStores.clear();
   }
 }

@@ -13,13 +13,17 @@ import {
 
 export type SessionRow = typeof sessions.$inferSelect;
 
+/** The session of a token, while it has not expired and its user is not disabled. */
 export async function findLiveSession(db: Db, tokenHash: string): Promise<SessionRow | null> {
   const rows = await db
-    .select()
+    .select({ session: sessions })
     .from(sessions)
-    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date())))
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, new Date()), eq(users.status, 'active')),
+    )
     .limit(1);
-  return rows[0] ?? null;
+  return rows[0]?.session ?? null;
 }
 
 export async function insertSession(db: Db, row: typeof sessions.$inferInsert) {
