@@ -130,10 +130,9 @@ export const MODULES = {
     note: "the web's issue-form validation and permission-gated actions",
     config: 'apps/web/vitest.config.ts',
     tests: [
-      'src/features/invoice-issue/**/*.test.{ts,tsx}',
+      'src/features/invoice-issue/utils/*.test.ts',
       'src/lib/permissions.test.ts',
-      'src/features/red-info/**/*.test.{ts,tsx}',
-      'src/features/invoice-library/**/*.test.{ts,tsx}',
+      'src/features/red-info/components/invoice-red-actions.test.tsx',
     ],
     mutate: [
       'apps/web/src/features/invoice-issue/utils/validate.ts',
