@@ -128,7 +128,12 @@ export function validateDraft(
       const path = issue.path.join('.');
       const line = /^goods_info\.(\d+)\./.exec(path);
       // an incomplete line already says what is missing
-      if (line && !numbers[Number(line[1])] && /(amount|price|quantity|tax_amount)$/.test(path)) continue;
+      if (
+        line &&
+        !numbers[Number(line[1])] &&
+        /(amount|price|quantity|tax_amount|amount_with_tax)$/.test(path)
+      )
+        continue;
       v.errors[path] ??= FIXED[path] ?? issue.message;
     }
   }
