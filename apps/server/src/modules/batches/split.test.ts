@@ -100,7 +100,13 @@ describe('splitInvoice (domain.md §7.1 per-invoice limit, line limits)', () => 
         (inputs, limit, maxLines, includes) => {
           const lines = inputs.map((x, i) => line(i + 2, x, includes));
           const r = splitInvoice(lines, { perInvoiceLimit: limit, maxLines, priceIncludesTax: includes });
-          if (!r.ok) return; // a line over 1000× the limit
+          if (!r.ok) {
+            // refused for one of its lines, and only a line that had to be cut (over the limit)
+            const refused = lines.find((l) => l.row === r.row);
+            expect(refused, r.message).toBeDefined();
+            expect(dec(refused!.computed.amount).greaterThan(limit)).toBe(true);
+            return;
+          }
           let sum = dec(0);
           for (const part of r.parts) {
             expect(part.lines.length).toBeLessThanOrEqual(maxLines);

@@ -1,6 +1,7 @@
 import { CODE, REALNAME_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { clients, orgs, realnameSessions, taxDevices } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
@@ -12,9 +13,12 @@ describe('real-name routes (sandbox bureau)', () => {
   let q: string;
   let foreignDevice: number;
   let foreignClient: number;
+  // the bureau's daily counts turn at Beijing midnight: their tests stand its clock still
+  const clock = testClock();
+  afterEach(() => clock.release());
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ clock });
     f = await invoicingFixture(t.app, t.db);
     q = f.scope(f.ids.software, f.ids.hq);
     const [org] = await t.db.insert(orgs).values({ name: '别家集团' }).returning();
@@ -144,7 +148,8 @@ describe('real-name routes (sandbox bureau)', () => {
     await call(t.app, 'GET', `/v3/equipment/get-real-person-auth?${hq}&device_id=${device}`, {
       token: f.admin,
     });
-    const today = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    clock.set(new Date()); // the day cannot turn between the count set here and the bureau's check
+    const today = new Date(clock().getTime() + 8 * 3600_000).toISOString().slice(0, 10);
     await setRow(device, { smsDay: today, smsDayCount: 20 });
     const capped = await call(t.app, 'POST', `/v3/equipment/get-sms-tax-station?${hq}`, {
       token: f.admin,
@@ -164,6 +169,7 @@ describe('real-name routes (sandbox bureau)', () => {
   });
 
   it('QR: one new QR a minute, expiry after the bureau’s minutes, 20 a day, confirmation by the sandbox', async () => {
+    clock.set(new Date()); // the day's count cannot turn during the test
     const device = f.ids.digital;
     await dev('configure', { device_id: device, auth_way: '2' });
     const first = await post(`/v3/equipment/jc-get-qr-code?${q}`, { device_id: device });
@@ -177,7 +183,7 @@ describe('real-name routes (sandbox bureau)', () => {
     expect(same.json.data.qrCode).toBe(first.json.data.qrCode);
 
     // the QR lapses after its minutes (moved into the past here): status 3, no QR
-    await setRow(device, { qrExpiresAt: new Date(Date.now() - 1000) });
+    await setRow(device, { qrExpiresAt: new Date(clock().getTime() - 1000) });
     expect((await info(device)).json.data).toMatchObject({ auth_status: 3, qrCode: '' });
     expect((await dev('confirm', { device_id: device })).json.code).toBe(REALNAME_CODE.QR_EXPIRED);
 
@@ -186,7 +192,7 @@ describe('real-name routes (sandbox bureau)', () => {
     expect(tooSoon.json.code).toBe(REALNAME_CODE.QR_TOO_FREQUENT);
     expect(tooSoon.json.message).toBe('获取二维码过于频繁，每分钟最多获取1次，请稍后再试');
 
-    await setRow(device, { qrIssuedAt: new Date(Date.now() - 61_000) });
+    await setRow(device, { qrIssuedAt: new Date(clock().getTime() - 61_000) });
     const second = await post(`/v3/equipment/jc-get-qr-code?${q}`, { device_id: device });
     expect(second.json.code).toBe(0);
     expect(second.json.data.qrCode).not.toBe(first.json.data.qrCode);
@@ -194,7 +200,7 @@ describe('real-name routes (sandbox bureau)', () => {
     const confirmed = await dev('confirm', { device_id: device });
     expect(confirmed.json.data).toMatchObject({ auth_status: 2, logged_in: 1 });
 
-    await setRow(device, { qrIssuedAt: new Date(Date.now() - 61_000), qrDayCount: 20 });
+    await setRow(device, { qrIssuedAt: new Date(clock().getTime() - 61_000), qrDayCount: 20 });
     const capped = await post(`/v3/equipment/jc-get-qr-code?${q}`, { device_id: device });
     expect(capped.json.code).toBe(REALNAME_CODE.QR_DAILY_CAP);
     expect(capped.json.message).toBe('今日获取二维码次数已达上限（20次），请明天再试');

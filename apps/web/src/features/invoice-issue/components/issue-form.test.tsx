@@ -24,10 +24,13 @@ import { draftKey, loadDraft } from '../utils/draft-storage.ts';
 import type { Draft, DraftLine } from '../utils/types.ts';
 import { IssueForm } from './issue-form.tsx';
 
-/** Stands the page's Date (only) at 23:59 on 2027-12-31 in Beijing, the 1% reduction's last day. */
+/**
+ * Sets the page's Date (only; it keeps running) to noon on 2027-12-31 in Beijing, the 1% reduction's
+ * last day.
+ */
 function lastDayOfReduction() {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(new Date('2027-12-31T15:59:00Z'));
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.setSystemTime(new Date('2027-12-31T04:00:00Z'));
   onTestFinished(() => {
     vi.useRealTimers();
   });
