@@ -341,6 +341,9 @@ describe('changes to the employee take effect once the access cache (15 s) has p
       afterCache();
       expect(await menu(clerk, `client_id=${software}&sid=${store.HQ}`)).toEqual(NO_STORE);
       expect((await menu(clerk, `client_id=${software}&sid=${store.BJ}`)).code).toBe(0);
+      const mine = (await call(t.app, 'GET', `/v3/user/store-list?client_id=${software}`, { token: clerk }))
+        .json.data;
+      expect(mine.map((s: { client_store_id: number }) => s.client_store_id)).toEqual([store.BJ]);
       vi.useRealTimers();
       await setScope([0]);
       afterCache();
