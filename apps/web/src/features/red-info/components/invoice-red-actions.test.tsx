@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
@@ -58,9 +58,39 @@ describe('InvoiceRedActions (the detail drawer’s 红冲 / 作废)', () => {
     expect(screen.getByText('红冲页面')).toBeTruthy();
   });
 
-  it('keeps 红冲 enabled on a partly reddened invoice (a balance remains)', () => {
+  it('keeps 红冲 enabled on a partly reddened invoice (a balance remains), with no reason shown', () => {
     renderActions({ ...BLUE, red_status: 'partial' });
     expect(redButton()!.hasAttribute('disabled')).toBe(false);
+    expect(redButton()!.hasAttribute('title')).toBe(false);
+  });
+
+  it('opens the red page also where no drawer is to be closed (no onLeave)', () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <AntdProvider>
+          <MemoryRouter initialEntries={['/query/invoice']}>
+            <Routes>
+              <Route path="/query/invoice" element={<InvoiceRedActions invoice={BLUE} />} />
+              <Route path="/red-info/modify" element={<p>红冲页面</p>} />
+            </Routes>
+          </MemoryRouter>
+        </AntdProvider>
+      </QueryClientProvider>,
+    );
+    fireEvent.click(redButton()!);
+    expect(screen.getByText('红冲页面')).toBeTruthy();
+  });
+
+  it('作废 opens the void dialog only when clicked, and 取消 closes it', async () => {
+    renderActions(BLUE);
+    expect(document.querySelector('.ant-modal')).toBeNull();
+    fireEvent.click(button('作废')!);
+    expect(await screen.findByText('作废发票')).toBeTruthy();
+    const cancel = [...document.querySelectorAll('.ant-modal button')].find(
+      (b) => b.textContent?.replace(/\s/g, '') === '取消',
+    );
+    fireEvent.click(cancel!);
+    await waitFor(() => expect(screen.queryByText('作废发票')).toBeNull());
   });
 
   it('disables 红冲 on a fully reversed invoice and says why; a click goes nowhere', () => {
