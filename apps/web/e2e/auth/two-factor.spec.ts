@@ -68,7 +68,8 @@ test.describe('two-factor login (phone-verification dialog)', () => {
     await expect(dialog).toBeVisible();
 
     await dialog.getByPlaceholder('短信验证码', { exact: true }).fill(code);
-    await dialog.getByRole('button', { name: '确定', exact: true }).click();
+    // after the refused code antd may leave its collapsed spinner ("loading") in the button's name
+    await dialog.getByRole('button', { name: /^(loading )?确定$/ }).click();
     await expect(dialog).toBeHidden();
     // the group administrator has two businesses: the app asks which one
     await expect(page).toHaveURL(/\/user\/switch-store/);
