@@ -1,35 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from './build-request.ts';
-import { emptyDraft, emptyLine } from './draft.ts';
+import { draftOf, line, SELLER } from './test-draft.ts';
 import type { Draft, DraftLine } from './types.ts';
 import { validateDraft } from './validate.ts';
 
 // Each rule of the issue form's own checks, one row per case, with the exact words the clerk sees
 // next to the field (issue 22: the web module's mutation run found these reached by no unit test).
-
-const SELLER = { name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KC7LM1A' };
-
-const line = (patch: Partial<DraftLine> = {}): DraftLine => ({
-  ...emptyLine(),
-  tax_class_code: '3040201010000000000',
-  short_name: '信息技术服务',
-  name: '软件开发服务',
-  tax_rate: '0.06',
-  quantity: '1',
-  price: '106',
-  ...patch,
-});
-
-function draftOf(patch: Partial<Draft> = {}): Draft {
-  return {
-    ...emptyDraft(),
-    device_id: 1,
-    invoice_type: '82',
-    buyer: { ...emptyDraft().buyer, name: '上海某某贸易有限公司' },
-    lines: [line()],
-    ...patch,
-  };
-}
 
 const check = (d: Draft) =>
   validateDraft(d, buildRequest(d, 'WEBserial0001', SELLER), { sellerTaxCode: SELLER.tax_code });

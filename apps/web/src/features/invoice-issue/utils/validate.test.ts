@@ -1,33 +1,9 @@
 import { MONEY_MSG } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
 import { buildRequest, smallScaleReasonNeeded, type TaxpayerType } from './build-request.ts';
-import { emptyDraft, emptyLine } from './draft.ts';
-import type { Draft, DraftLine } from './types.ts';
+import { draftOf, line, SELLER } from './test-draft.ts';
+import type { Draft } from './types.ts';
 import { validateDraft } from './validate.ts';
-
-const SELLER = { name: '杭州云栈软件科技有限公司', tax_code: '91330106MA2KC7LM1A' };
-
-const line = (patch: Partial<DraftLine> = {}): DraftLine => ({
-  ...emptyLine(),
-  tax_class_code: '3040201010000000000',
-  short_name: '信息技术服务',
-  name: '软件开发服务',
-  tax_rate: '0.06',
-  quantity: '1',
-  price: '106',
-  ...patch,
-});
-
-function draftOf(patch: Partial<Draft> = {}): Draft {
-  return {
-    ...emptyDraft(),
-    device_id: 1,
-    invoice_type: '82',
-    buyer: { ...emptyDraft().buyer, name: '上海某某贸易有限公司' },
-    lines: [line()],
-    ...patch,
-  };
-}
 
 const check = (d: Draft, limits = {}) =>
   validateDraft(d, buildRequest(d, 'WEBserial0001', SELLER), { sellerTaxCode: SELLER.tax_code, limits });
