@@ -39,11 +39,44 @@ async function dev(request: APIRequestContext, action: string, body: Record<stri
 
 const count = (frames: string[], text: string) => frames.filter((f) => f === text).length;
 
+type SocketTimes = { opened: number[]; closed: number[] };
+declare global {
+  interface Window {
+    __deviceSockets?: SocketTimes;
+  }
+}
+
+/**
+ * Records, in the page's (fake) time, when each socket opened and when the page's own onclose has
+ * run: the heartbeat interval starts at open and the reconnect timer in onclose, so the test counts
+ * 20 s and 2 s from those moments, not from when Playwright saw the socket created (under load the
+ * upgrade can take longer than the whole fake-clock sequence).
+ */
+async function timeSockets(page: Page) {
+  await page.addInitScript(() => {
+    const times: SocketTimes = { opened: [], closed: [] };
+    window.__deviceSockets = times;
+    const Native = window.WebSocket;
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        this.addEventListener('open', () => {
+          times.opened.push(Date.now());
+          // added after the page set its onclose, so it runs after it
+          this.addEventListener('close', () => times.closed.push(Date.now()));
+        });
+      }
+    };
+  });
+  return () => page.evaluate(() => window.__deviceSockets ?? { opened: [], closed: [] });
+}
+
 test('device-authorisation socket: 20 s heartbeat, reconnect 2 s after a server close, prompt through the new socket', async ({
   page,
 }) => {
   test.setTimeout(120_000);
   await page.clock.install();
+  const times = await timeSockets(page);
   const sockets = watchSockets(page);
   const firstCheck = page.waitForResponse((r) => r.url().includes('/v3/equipment/check-tax'));
   await loginAs(page, CLERK.account);
@@ -65,12 +98,15 @@ test('device-authorisation socket: 20 s heartbeat, reconnect 2 s after a server 
   const first = sockets[0]!;
 
   // heartbeat: nothing before 20 s, one ping at 20 s answered by a pong, the next 20 s later
-  const t0 = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(t0 + 1_000);
-  await page.clock.runFor(18_000);
+  // (counted from the socket's open, in the page's time, which pauseAt then stops)
+  await expect.poll(async () => (await times()).opened.length).toBe(1);
+  const openedAt = (await times()).opened[0]!;
+  const pausedAt = (await page.evaluate(() => Date.now())) + 2_000;
+  await page.clock.pauseAt(pausedAt);
+  await page.clock.runFor(openedAt + 19_000 - pausedAt);
   await page.waitForTimeout(300);
   expect(count(first.sent, PING)).toBe(0);
-  await page.clock.runFor(2_000);
+  await page.clock.runFor(1_000);
   await expect.poll(() => count(first.sent, PING)).toBe(1);
   await expect.poll(() => count(first.received, PONG)).toBe(1);
   await page.clock.runFor(20_000);
@@ -82,7 +118,8 @@ test('device-authorisation socket: 20 s heartbeat, reconnect 2 s after a server 
   const dropped = (await dev(page.request, 'drop-sockets', { client_id: clientId })) as { closed: number };
   expect(dropped.closed).toBeGreaterThanOrEqual(1);
   await expect.poll(() => first.closed).toBe(true);
-  await page.waitForTimeout(300); // the page's onclose has run and set its 2 s timer
+  // the page's onclose has run and set its 2 s timer (at the paused time)
+  await expect.poll(async () => (await times()).closed.length).toBe(1);
   await page.clock.runFor(1_900);
   await page.waitForTimeout(500);
   expect(sockets).toHaveLength(1);
