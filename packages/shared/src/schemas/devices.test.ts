@@ -5,6 +5,9 @@ describe('devices schemas', () => {
   it('masks characters 4 to 7 of a phone', () => {
     expect(maskPhone('17612342696')).toBe('176****2696');
     expect(maskPhone('123')).toBe('123');
+    // exactly 7 characters: all of 4 to 7 are masked; 6 are too short to mask
+    expect(maskPhone('1761234')).toBe('176****');
+    expect(maskPhone('176123')).toBe('176123');
   });
   it('a tax account needs a valid phone or none (kept on edit), and a known identity and channel', () => {
     const base = { account: 'a', person_name: '张丽', identity: '03', channel: 'GP900000' };

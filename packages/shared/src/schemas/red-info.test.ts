@@ -12,6 +12,8 @@ describe('red-info rules (domain.md §3)', () => {
   it('limits reasons by goods (1…/2…) and services (3…)', () => {
     expect(allowedRedReasons(['1090511030000000000'])).toEqual(['01', '02', '04']);
     expect(allowedRedReasons(['3040201010000000000'])).toEqual(['01', '03', '04']);
+    // 2… (goods too) counts as goods whatever its last digit
+    expect(allowedRedReasons(['2010101000000000001'])).toEqual(['01', '02', '04']);
     expect(allowedRedReasons(['1090511030000000000', '3040201010000000000'])).toEqual([
       '01',
       '02',
@@ -32,6 +34,8 @@ describe('red-info rules (domain.md §3)', () => {
       'confirmed',
       'void',
     ]);
+    // 红字信息表 states: 申请中 pending, 审核通过 confirmed, the rest void
+    expect(['applying', 'approved', 'rejected'].map(redStateClass)).toEqual(['pending', 'confirmed', 'void']);
     expect(redStateName('confirm', '07')).toBe('作废（超72小时未确认）');
     expect(redStateName('info_sheet', 'approved')).toBe('审核通过');
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TITLE_MSG, taxCodeProblem, titleBodySchema } from './titles.ts';
+import { infoByTaxCodeQuerySchema, TITLE_MSG, taxCodeProblem, titleBodySchema } from './titles.ts';
 
 const issues = (input: Record<string, unknown>) => {
   const r = titleBodySchema.safeParse(input);
@@ -44,5 +44,43 @@ describe('taxCodeProblem', () => {
     ['9111000060003IOZSV', null], // not USCC-shaped: accepted on length and charset (domain.md §5.1)
   ])('%s', (code, problem) => {
     expect(taxCodeProblem(code)).toBe(problem);
+  });
+});
+
+describe('titleBodySchema: whole issues', () => {
+  const all = (input: Record<string, unknown>) =>
+    titleBodySchema
+      .safeParse(input)
+      .error?.issues.map(({ code, path, message }) => ({ code, path, message })) ?? [];
+
+  it('tax code rules are custom issues on tax_code', () => {
+    expect(all({ title_type: 2, name: '某公司' })).toEqual([
+      { code: 'custom', path: ['tax_code'], message: TITLE_MSG.TAX_CODE_REQUIRED },
+    ]);
+    expect(all({ title_type: 1, name: '张三', tax_code: '91110000600037341N' })).toEqual([
+      { code: 'custom', path: ['tax_code'], message: TITLE_MSG.TAX_CODE_CHECKSUM },
+    ]);
+  });
+
+  it('a personal name has at least 2 characters; an enterprise name may have one (domain.md §1.5)', () => {
+    expect(all({ title_type: 1, name: '李' })).toEqual([
+      { code: 'custom', path: ['name'], message: TITLE_MSG.NAME_PERSONAL_MIN },
+    ]);
+    expect(all({ title_type: 1, name: ' 李 ' })).toEqual([
+      { code: 'custom', path: ['name'], message: TITLE_MSG.NAME_PERSONAL_MIN },
+    ]);
+    expect(all({ title_type: 1, name: '李雷' })).toEqual([]);
+    expect(all({ title_type: 2, name: '李', tax_code: '91110000600037341L' })).toEqual([]);
+  });
+});
+
+describe('infoByTaxCodeQuerySchema', () => {
+  it('takes a tax code in any case and looks it up in upper case', () => {
+    expect(infoByTaxCodeQuerySchema.parse({ tax_code: ' 91330106ma2kc7lm1a ' }).tax_code).toBe(
+      '91330106MA2KC7LM1A',
+    );
+    expect(infoByTaxCodeQuerySchema.safeParse({ tax_code: '9133' }).error?.issues[0]?.message).toBe(
+      TITLE_MSG.TAX_CODE_FORMAT,
+    );
   });
 });

@@ -110,3 +110,18 @@ describe('isWeakPassword', () => {
     expect(isWeakPassword(pw)).toBe(weak);
   });
 });
+
+describe('isWeakPassword: three classes or more, and no run of four', () => {
+  it.each([
+    ['KaiPiaoX', true], // upper and lower only
+    ['KAIPIAO1', true], // upper and digits only
+    ['kaipiao@', true], // lower and symbol only
+    ['KaiPiao1', false],
+    ['kaipiao@1', false],
+    ['Kaipiaoo@2026', false], // a doubled letter is not a run
+    ['Kaiii@2026', false], // nor a tripled one
+    ['Kaiiii@2026', true],
+  ])('%s → %s', (pw, weak) => {
+    expect(isWeakPassword(pw)).toBe(weak);
+  });
+});

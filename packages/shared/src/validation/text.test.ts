@@ -78,6 +78,12 @@ describe('hasHiddenChars', () => {
     expect(hiddenCharIndex('😀\uD800')).toBe(2);
     expect(hiddenCharIndex('fine')).toBe(-1);
     expect(hiddenCharIndex('  a\tb')).toBe(3);
+    // the earliest position wins whichever rule finds it
+    expect(hiddenCharIndex('a\u0000b\u200B')).toBe(1);
+    expect(hiddenCharIndex('a\u200Bb\u0000')).toBe(1);
+    expect(hiddenCharIndex('ab\u200Dc\u0000')).toBe(2);
+    expect(hiddenCharIndex('a\u202Eb\nc')).toBe(1);
+    expect(hiddenCharIndex('a\nb\u202E')).toBe(1);
   });
 
   it('property: one bad character inserted anywhere into good text is refused', () => {
@@ -103,6 +109,21 @@ describe('text()', () => {
     expect(fieldLabel(['account'])).toBe('账号');
     expect(fieldLabel(['goods_info', 0, 'name'])).toBe('项目名称');
     expect(fieldLabel(['something_new'])).toBe('字段“something_new”');
+    // the longest labelled tail of the path: 'room_no' under 'hotel_stay'
+    expect(fieldLabel(['hotel_stay', 'room_no'])).toBe('房间号');
+    expect(fieldLabel(['passenger_transport', 1, 'origin'])).toBe('出发地');
+    expect(fieldLabel(['goods_transport', 0, 'origin'])).toBe('起运地');
+    expect(fieldLabel([])).toBe('输入内容');
+    expect(fieldLabel([0])).toBe('输入内容');
+  });
+
+  it('names a field at the root of a parse 输入内容', () => {
+    expect(text().safeParse('\u0000').error?.issues[0]?.message).toBe(hiddenCharMessage('输入内容'));
+  });
+
+  it('stops at the hidden character: no length message on top', () => {
+    const r = z.object({ account: text().max(3) }).safeParse({ account: 'ab\u0000cd' });
+    expect(r.error?.issues.map((i) => i.message)).toEqual([hiddenCharMessage('账号')]);
   });
 
   it('refuses with a Chinese message naming the field, chained checks still apply', () => {
@@ -120,6 +141,10 @@ describe('text()', () => {
   it('is recognisable through chained methods', () => {
     expect(isTextSchema(text().trim().max(3).default('').unwrap())).toBe(true);
     expect(isTextSchema(z.string().trim())).toBe(false);
+    // anything that is not a zod schema is not a text() one either
+    expect(isTextSchema({})).toBe(false);
+    expect(isTextSchema({ _zod: {} })).toBe(false);
+    expect(isTextSchema({ _zod: { def: {} } })).toBe(false);
   });
 
   it('guards the buyer name of an invoice and the title name', () => {
