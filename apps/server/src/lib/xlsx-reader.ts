@@ -2,7 +2,8 @@ import { Readable, Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { crc32, createInflateRaw } from 'node:zlib';
 import { BATCH_LIMITS } from '@kaipiao/shared';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcelJS } from './heavy-modules.ts';
 
 /**
  * The bounded .xlsx reader every Excel import goes through (goods, buyer titles, batch issuing, and
@@ -287,7 +288,8 @@ export async function openXlsx(buffer: Buffer, limits: XlsxLimits, verb = 'å¯¼å…
   const verified = async (e: ZipEntry) => {
     await drain(entryStream(buffer, e, refuse));
   };
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
+  const { stream } = await loadExcelJS();
+  const reader = new stream.xlsx.WorkbookReader(Readable.from([]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',

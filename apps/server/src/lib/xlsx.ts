@@ -1,7 +1,8 @@
 import { CATALOG_CODE } from '@kaipiao/shared';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.ts';
+import { loadExcelJS } from './heavy-modules.ts';
 import { openXlsx, UPLOAD_LIMITS, XlsxRefused } from './xlsx-reader.ts';
 
 /**
@@ -47,7 +48,8 @@ export async function buildWorkbook(opts: {
   rows: readonly CellRow[];
   notes?: readonly string[];
 }): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const { Workbook } = await loadExcelJS();
+  const wb = new Workbook();
   wb.creator = '开票台';
   const ws = wb.addWorksheet(opts.sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = opts.columns.map((c) => ({

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { BATCH_KIND_LABELS, BATCH_ROW_STATUS, BATCH_STATUS } from '@kaipiao/shared';
-import ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
+import { loadExcelJS } from '../../lib/heavy-modules.ts';
 import { allRows, type BatchRecord } from './repo.ts';
 
 export const RESULT_HEADERS = [
@@ -32,13 +32,14 @@ const beijing = (d: Date | string | null) =>
  */
 export function resultWorkbook(db: Db, batch: BatchRecord): PassThrough {
   const out = new PassThrough();
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: true,
-    useSharedStrings: false,
-  });
-  wb.creator = '开票台';
   void (async () => {
+    const { stream } = await loadExcelJS();
+    const wb = new stream.xlsx.WorkbookWriter({
+      stream: out,
+      useStyles: true,
+      useSharedStrings: false,
+    });
+    wb.creator = '开票台';
     const ws = wb.addWorksheet('开票结果', { views: [{ state: 'frozen', ySplit: 1 }] });
     ws.columns = RESULT_HEADERS.map((h, i) => ({ header: h, width: WIDTHS[i] }));
     ws.getRow(1).font = { bold: true };

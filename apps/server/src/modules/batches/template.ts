@@ -1,5 +1,6 @@
 import { BATCH_LIMITS, BATCH_SHEETS } from '@kaipiao/shared';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../lib/heavy-modules.ts';
 import {
   type BatchColumn,
   HELP_LINES,
@@ -54,7 +55,8 @@ function dataSheet(wb: ExcelJS.Workbook, name: string, columns: readonly BatchCo
  * and drop-down lists, a help sheet, and the (hidden) sheet the longer lists come from.
  */
 export async function batchTemplate(): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const { Workbook } = await loadExcelJS();
+  const wb = new Workbook();
   wb.creator = '开票台';
   wb.created = new Date(0);
   dataSheet(wb, BATCH_SHEETS.invoices, INVOICE_COLUMNS, BATCH_LIMITS.invoices);

@@ -14,10 +14,10 @@ import {
   libraryStatusOf,
   rateLabel,
 } from '@kaipiao/shared';
-import { ZipArchive } from 'archiver';
 import { type SQL, sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
+import { loadArchiver, loadExcelJS } from '../../lib/heavy-modules.ts';
 import { keysetBatchSql, type ListRow, libraryConditions } from './library-sql.ts';
 
 /**
@@ -171,7 +171,8 @@ function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, columns: Co
 }
 
 async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: number, file: string) {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const { stream } = await loadExcelJS();
+  const wb = new stream.xlsx.WorkbookWriter({
     filename: file,
     useStyles: true,
     useSharedStrings: false,
@@ -255,6 +256,7 @@ async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: n
 async function writeZip(deps: ExportDeps, rec: RecordRow, where: SQL, total: number, file: string) {
   const out = createWriteStream(file);
   // PDFs are already compressed
+  const { ZipArchive } = await loadArchiver();
   const zip = new ZipArchive({ store: true });
   let failure: Error | null = null;
   zip.on('error', (e) => {
