@@ -6,7 +6,7 @@ import path from 'node:path';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
 
 const dir = path.resolve(import.meta.dirname, '../.tmp/mutation-pg');
-const { cluster } = await startEmbeddedPostgres(dir, { port: 55440, quiet: true });
+const { cluster } = await startEmbeddedPostgres(dir, { port: 55440, quiet: true, durable: false });
 console.log(cluster.url('postgres'));
 const stop = async () => {
   await Promise.race([cluster.stop(), new Promise((r) => setTimeout(r, 10_000))]);

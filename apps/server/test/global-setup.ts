@@ -27,12 +27,12 @@ export default async function setup(project: TestProject) {
     const dir = path.resolve(import.meta.dirname, '../../../.tmp/test-pg');
     let started: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
     try {
-      started = await startEmbeddedPostgres(dir, { port: 55432, quiet: true });
+      started = await startEmbeddedPostgres(dir, { port: 55432, quiet: true, durable: false });
     } catch (e) {
       // another run uses the shared cluster right now: this run gets a cluster of its own
       if (!(e instanceof StartupError && e.reason === 'in-use')) throw e;
       const own = `${dir}-${process.pid}`;
-      started = await startEmbeddedPostgres(own, { quiet: true });
+      started = await startEmbeddedPostgres(own, { quiet: true, durable: false });
       const stopOwn = started.cluster.stop;
       started.cluster.stop = async () => {
         await stopOwn();

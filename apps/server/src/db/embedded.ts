@@ -347,7 +347,15 @@ function startFailure(log: string[], port: number, databaseDir: string): Startup
  * `postgres` user (createPostgresUser). A postgres left running by a killed server is stopped
  * first (recoverStalePostgres); every failure is a StartupError saying what to do.
  */
-export async function startEmbeddedPostgres(dir: string, opts: { port?: number; quiet?: boolean } = {}) {
+/**
+ * `durable: false` (test and mutation clusters only): no fsync, no synchronous commit, no full-page
+ * writes. Each test file drops its database, and DROP DATABASE forces a checkpoint: with fsync on,
+ * that checkpoint flushed every other test's dirty pages and took seconds. Never for a console's data.
+ */
+export async function startEmbeddedPostgres(
+  dir: string,
+  opts: { port?: number; quiet?: boolean; durable?: boolean } = {},
+) {
   const isRoot = process.getuid?.() === 0;
   const created = await fs.mkdir(dir, { recursive: true });
   const databaseDir = path.join(dir, 'pg');
@@ -383,7 +391,15 @@ export async function startEmbeddedPostgres(dir: string, opts: { port?: number; 
     persistent: true,
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=on', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: [
+      '-c',
+      'max_connections=200',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      ...(opts.durable === false
+        ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+        : ['-c', 'fsync=on']),
+    ],
     onLog: (message) => {
       log.push(message);
       if (log.length > 200) log.shift();
