@@ -106,7 +106,12 @@ export const redInfoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/red-info/issue',
     { config: WRITE, schema: { body: redFormIdSchema, response: reply200(redFormSchema) } },
-    async (req) => ok(await issueRedForm(app, actorOf(req), req.body.form_id)),
+    async (req) => {
+      const actor = actorOf(req);
+      // a form whose hours ran out (not yet swept) is 已作废: issuing it says so (18013), not 18012
+      await expirePending(app.db, actor.clientId);
+      return ok(await issueRedForm(app, actor, req.body.form_id));
+    },
   );
 
   app.post(

@@ -206,6 +206,8 @@ describe('red forms in every state: what may and may not be done', () => {
 
   it('an elapsed form (not yet swept) is void for every action that looks at it, and frees the blue', async () => {
     const cases: [() => Promise<Made>, Action][] = [
+      [raised02, 'issue'],
+      [raised03, 'issue'],
       [raised03, 'confirm'],
       [raised03, 'reject'],
       [raised02, 'revoke'],
