@@ -1,7 +1,7 @@
 import {
-  buildInvoiceQr,
   CODE,
   INVOICE_CODE,
+  invoiceQrText,
   MONEY_MSG,
   SESSION_CODE,
   SMALL_SCALE_3_PERCENT_REASONS,
@@ -85,12 +85,14 @@ describe('POST /v3/online-invoicing/blue', () => {
       totalAmount: body.invoice_info.total_amount,
     });
     expect(row!.qrString).toMatch(new RegExp(`^01,32,,${r.invoice_no},1360\\.00,\\d{8},,[0-9A-F]{4}$`));
-    // the SQL that records the issue builds the same QR text as the shared code
+    // the SQL that records the issue builds the same QR text as the shared rule (§六, CRC over the
+    // seven fields and their comma)
     expect(row!.qrString).toBe(
-      buildInvoiceQr({
-        typeCode: '32',
+      invoiceQrText({
+        invoiceType: '82',
         invoiceNo: r.invoice_no,
-        amount: '1360.00',
+        totalAmount: body.invoice_info.total_amount,
+        totalWithTax: '1360.00',
         issueDate: row!.issuedAt!,
       }),
     );
@@ -124,18 +126,22 @@ describe('POST /v3/online-invoicing/blue', () => {
     expect(row!.checkCode).toMatch(/^\d{20}$/);
     expect(row!.checkCode).toBe(makeCheckCode('026', res.json.data.invoice_code, res.json.data.invoice_no));
     expect(row!.qrString).toBe(
-      buildInvoiceQr({
-        typeCode: '10',
+      invoiceQrText({
+        invoiceType: '026',
         invoiceCode: res.json.data.invoice_code,
         invoiceNo: res.json.data.invoice_no,
-        amount: '1000.00',
-        issueDate: row!.issuedAt!,
         checkCode: row!.checkCode,
+        totalAmount: '1000.00',
+        totalWithTax: res.json.data.total_price_with_tax,
+        issueDate: row!.issuedAt!,
       }),
     );
-    expect(
-      row!.qrString.startsWith(`01,10,${res.json.data.invoice_code},${res.json.data.invoice_no},1000.00,`),
-    ).toBe(true);
+    // old kinds: 合计金额, the 校验码, and a comma after the CRC (原规范)
+    expect(row!.qrString).toMatch(
+      new RegExp(
+        `^01,10,${res.json.data.invoice_code},${res.json.data.invoice_no},1000\\.00,\\d{8},${row!.checkCode},[0-9A-F]{4},$`,
+      ),
+    );
   });
 
   it('refuses amounts outside the tolerances with the field named', async () => {
