@@ -13,6 +13,7 @@ import { buildTestApp, call } from '../../../test/helper.ts';
 import { allocateInvoiceNumbers, makeCheckCode } from '../../channels/numbers.ts';
 import { invoiceEvents, invoiceLines, invoices } from '../../db/schema/index.ts';
 import { loadInvoiceDoc } from '../documents/model.ts';
+import { xsdErrors } from '../documents/test-utils.ts';
 import { renderInvoiceXml } from '../documents/xml.ts';
 import { drainInvoiceHooks, type InvoiceIssuedHook, onInvoiceIssued } from './hooks.ts';
 import { BUYER_TAX_CODE, type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
@@ -263,7 +264,13 @@ describe('POST /v3/online-invoicing/blue', () => {
       });
       const doc = await loadInvoiceDoc(t.db, ids.hotel, res.json.data.invoice_id);
       expect(doc?.smallScaleReason).toBe('2');
-      expect(renderInvoiceXml(doc!)).toContain('<Slsm>2</Slsm>');
+      // §四 has no element for it (issue 23): the XML says 小规模纳税人 and validates, the reason stays in the detail
+      const xml = renderInvoiceXml(doc!);
+      expect(xml).not.toContain('Slsm');
+      expect(xml).toMatch(
+        /<TaxpayerType>\s*<LabelCode>2<\/LabelCode>\s*<LabelName>小规模纳税人<\/LabelName>/,
+      );
+      expect(await xsdErrors(xml)).toEqual([]);
       // the invoice detail says why, in words
       const detail = await detailOf(res.json.data.invoice_id);
       expect(detail.code).toBe(0);
@@ -306,7 +313,7 @@ describe('POST /v3/online-invoicing/blue', () => {
       expect(await stored(withReason.serial_no)).toBeNull();
       const doc = await loadInvoiceDoc(t.db, ids.hotel, sent.json.data.invoice_id);
       expect(doc?.smallScaleReason ?? null).toBeNull();
-      expect(renderInvoiceXml(doc!)).not.toContain('<Slsm>');
+      expect(renderInvoiceXml(doc!)).not.toContain('Slsm');
       expect((await detailOf(sent.json.data.invoice_id)).data.invoice.small_scale_reason).toBeNull();
 
       const onePercent = payload(ids.hotelDigital, { lines: [lodging('0.03'), lodging('0.01')] });
