@@ -1,12 +1,4 @@
-import {
-  buildInvoiceQr,
-  computeLine,
-  computeTotals,
-  dec,
-  fixed,
-  qrTypeCodeFor,
-  usccCheckChar,
-} from '@kaipiao/shared';
+import { computeLine, computeTotals, dec, fixed, invoiceQrText, usccCheckChar } from '@kaipiao/shared';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { allocateInvoiceNumbers, type DbOrTx, isDigitalType, makeCheckCode } from '../../channels/numbers.ts';
 import type { Db } from '../client.ts';
@@ -561,7 +553,6 @@ async function insertHistory(tx: DbOrTx, ctx: Ctx, drafts: Draft[]) {
   for (const d of drafts) {
     const totals = computeTotals(d.lines);
     const checkCode = d.invoiceNo ? makeCheckCode(d.invoiceType, d.invoiceCode, d.invoiceNo) : '';
-    const typeCode = qrTypeCodeFor(d.invoiceType);
     let remark = d.remark;
     if (d.direction === 'red' && d.original !== null) {
       const blue = drafts[d.original]!;
@@ -593,14 +584,15 @@ async function insertHistory(tx: DbOrTx, ctx: Ctx, drafts: Draft[]) {
     cols.remark.push(remark);
     cols.drawer.push(d.drawer);
     cols.qr_string.push(
-      d.invoiceNo && typeCode
-        ? buildInvoiceQr({
-            typeCode,
+      d.invoiceNo
+        ? invoiceQrText({
+            invoiceType: d.invoiceType,
             invoiceCode: d.invoiceCode,
             invoiceNo: d.invoiceNo,
-            amount: isDigitalType(d.invoiceType) ? totals.totalWithTax : totals.totalAmount,
-            issueDate: d.issuedAt,
             checkCode,
+            totalAmount: totals.totalAmount,
+            totalWithTax: totals.totalWithTax,
+            issueDate: d.issuedAt,
           })
         : '',
     );

@@ -1,4 +1,4 @@
-import { buildInvoiceQr, fixed, qrTypeCodeFor, RED_CONFIRM_HOURS, type RedReason } from '@kaipiao/shared';
+import { fixed, invoiceQrText, RED_CONFIRM_HOURS, type RedReason } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { allocateInvoiceNumbers, makeCheckCode } from '../../channels/numbers.ts';
 import { SandboxRedBureau, setBuyerUsed } from '../../channels/red-bureau.ts';
@@ -144,12 +144,18 @@ export async function seedDemoRedForms(db: Db, demo: { software: { taxCode: stri
         issuedAt,
       });
       const totals = totalsOf(red);
-      const typeCode = qrTypeCodeFor(b.invoice_type);
-      const qr = typeCode
-        ? buildInvoiceQr({ typeCode, invoiceNo: num!.invoiceNo, amount: totals.withTax, issueDate: issuedAt })
-        : '';
+      const checkCode = makeCheckCode(b.invoice_type, num!.invoiceCode, num!.invoiceNo);
+      const qr = invoiceQrText({
+        invoiceType: b.invoice_type,
+        invoiceCode: num!.invoiceCode,
+        invoiceNo: num!.invoiceNo,
+        checkCode,
+        totalAmount: totals.amount,
+        totalWithTax: totals.withTax,
+        issueDate: issuedAt,
+      });
       await tx.execute(sql`update invoices set status = 'issued', invoice_code = ${num!.invoiceCode},
-          invoice_no = ${num!.invoiceNo}, check_code = ${makeCheckCode(b.invoice_type, num!.invoiceCode, num!.invoiceNo)},
+          invoice_no = ${num!.invoiceNo}, check_code = ${checkCode},
           issued_at = ${issuedAt.toISOString()}, qr_string = ${qr}, created_at = ${created.toISOString()},
           updated_at = ${issuedAt.toISOString()}
         where id = ${redId}`);

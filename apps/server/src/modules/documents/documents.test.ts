@@ -6,17 +6,13 @@ import { formatAmount, toChineseCapital } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
 import { cffCompactStats } from './cff-compact.ts';
 import type { InvoiceDocData } from './model.ts';
-import { normalizeSpecific, smallScaleReasonOf } from './model.ts';
+import { normalizeSpecific } from './model.ts';
 import { renderInvoicePdf } from './pdf.ts';
 import { extractPdfText } from './pdf-text.ts';
 import { assembleRemark, REMARK_SEPARATOR } from './remark.ts';
 import { contentDisposition } from './routes.ts';
 import { sampleInvoice } from './sample.ts';
-import { assertWellFormedXml, embeddedOutlines } from './test-utils.ts';
-import { escapeXml, renderInvoiceXml } from './xml.ts';
-
-const xmlText = (xml: string, tag: string) =>
-  [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, 'g'))].map((m) => m[1]);
+import { embeddedOutlines } from './test-utils.ts';
 
 const neg = (v: string) => (v.startsWith('-') ? v : `-${v}`);
 function redOf(inv: InvoiceDocData): InvoiceDocData {
@@ -326,85 +322,6 @@ describe('备注', () => {
       '复核人：张',
     ]);
     expect(parts[2]).toBe('购方开户银行：工商银行；银行账号：6222');
-  });
-});
-
-describe('invoice XML', () => {
-  it('is well-formed EInvoice with the totals, lines and Y label of a blue invoice', () => {
-    const inv = sampleInvoice();
-    const xml = renderInvoiceXml(inv);
-    assertWellFormedXml(xml);
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<EInvoice>')).toBe(true);
-    expect(xmlText(xml, 'TotalAmWithoutTax')).toEqual(['10000.00']);
-    expect(xmlText(xml, 'TotalTaxAm')).toEqual(['600.00']);
-    expect(xmlText(xml, 'TotalTax-includedAmount')).toEqual(['10600.00']);
-    expect(xmlText(xml, 'TotalTax-includedAmountInChinese')).toEqual(['壹万零陆佰圆整']);
-    expect(xmlText(xml, 'ItemName')).toEqual(['*信息技术服务*软件开发服务', '*信息技术服务*软件运维服务']);
-    expect(xmlText(xml, 'TaxRate')).toEqual(['0.06', '0.06']);
-    expect(xmlText(xml, 'UnPrice')).toEqual(['9433.96226415', '188.67924528']);
-    expect(xmlText(xml, 'InvoiceNumber')).toEqual(['26332000000000012345']);
-    expect(xmlText(xml, 'IssueTime')).toEqual(['2026-11-22']);
-    expect(xmlText(xml, 'BuyerName')).toEqual([inv.buyer.name]);
-    expect(xml).toMatch(/<InIssuType>\s*<LabelCode>Y<\/LabelCode>/);
-  });
-
-  it('escapes markup and drops control characters from user text', () => {
-    const inv = sampleInvoice({
-      buyer: { ...sampleInvoice().buyer, name: 'A&B <公司> "引号" \'单\'' },
-      remark: 'x\u0001y & </Remark><Evil>',
-    });
-    const xml = renderInvoiceXml(inv);
-    assertWellFormedXml(xml);
-    expect(xmlText(xml, 'BuyerName')).toEqual(['A&amp;B &lt;公司&gt; &quot;引号&quot; &apos;单&apos;']);
-    expect(xml).not.toContain('<Evil>');
-    expect(xml).not.toContain('\u0001');
-    expect(escapeXml('a\u0000b\tc\u000Bd')).toBe('ab\tcd');
-  });
-
-  it('marks a red invoice N with the reversed invoice and negative totals', () => {
-    const xml = renderInvoiceXml(redOf(sampleInvoice()));
-    assertWellFormedXml(xml);
-    expect(xml).toMatch(/<InIssuType>\s*<LabelCode>N<\/LabelCode>/);
-    expect(xmlText(xml, 'OriginalInvoiceCode')).toEqual(['26332000000000012345']);
-    expect(xmlText(xml, 'CreditNoteNumber')).toEqual(['33010826112200000123']);
-    expect(xmlText(xml, 'TotalTax-includedAmount')).toEqual(['-10600.00']);
-    expect(xmlText(xml, 'TotalTax-includedAmountInChinese')).toEqual(['（负数）壹万零陆佰圆整']);
-  });
-
-  it('carries the small-scale 3% reason as Slsm in BasicInformation only when there is one', () => {
-    expect(renderInvoiceXml(sampleInvoice())).not.toContain('Slsm');
-    expect(renderInvoiceXml(sampleInvoice({ smallScaleReason: null }))).not.toContain('Slsm');
-    const xml = renderInvoiceXml(sampleInvoice({ smallScaleReason: '2' }));
-    assertWellFormedXml(xml);
-    expect(xmlText(xml, 'Slsm')).toEqual(['2']);
-    expect(xml).toMatch(/<RequestTime>[^<]*<\/RequestTime>\s*<Slsm>2<\/Slsm>\s*<\/BasicInformation>/);
-    // read from the stored specific_business, anything else ignored
-    expect(smallScaleReasonOf({ small_scale_reason: '1', hotel_stay: {} })).toBe('1');
-    expect(smallScaleReasonOf({ small_scale_reason: '3' })).toBeNull();
-    expect(smallScaleReasonOf(null)).toBeNull();
-  });
-
-  it('carries the 09 travellers in SpecificInformation', () => {
-    const xml = renderInvoiceXml(
-      sampleInvoice({
-        specific: normalizeSpecific('09', [
-          {
-            traveller: '张三',
-            id_type: '201',
-            id_no: '11010519491231002X',
-            travel_date: '2026-11-20',
-            origin: '杭州',
-            destination: '宁波',
-            vehicle_type: '3',
-            seat_class: '',
-          },
-        ]),
-      }),
-    );
-    assertWellFormedXml(xml);
-    expect(xmlText(xml, 'Traveler')).toEqual(['张三']);
-    expect(xmlText(xml, 'TypeOfPassengerDocument')).toEqual(['居民身份证']);
-    expect(xmlText(xml, 'Vehicletype')).toEqual(['长途汽车']);
   });
 });
 

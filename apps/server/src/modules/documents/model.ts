@@ -11,7 +11,7 @@ import {
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { invoiceLines, invoices, taxDevices } from '../../db/schema/index.ts';
+import { clients, invoiceLines, invoices, redForms, taxDevices } from '../../db/schema/index.ts';
 import { buildQrString } from './qr.ts';
 
 /**
@@ -75,6 +75,8 @@ export type InvoiceDocData = {
   issuedAt: Date;
   buyer: DocParty;
   seller: DocParty;
+  /** the seller business's 纳税人类型 (XML `TaxpayerType`: 1 一般纳税人, 2 小规模纳税人) */
+  sellerTaxpayerType: 'general' | 'small';
   lines: DocLine[];
   totalAmount: string;
   totalTax: string;
@@ -88,7 +90,7 @@ export type InvoiceDocData = {
   hotelStay: HotelStay | null;
   /** why a small-scale taxpayer issued 3% while the 1% reduction ran (`slsm`, domain.md §2.6) */
   smallScaleReason?: SmallScaleReason | null;
-  /** red invoices: the blue invoice they reverse */
+  /** red invoices: the blue invoice they reverse and the 红字发票信息确认单 / 信息表 number ('' without a form) */
   original: { invoiceCode: string; invoiceNo: string; redFormNo: string } | null;
   /** 票面二维码 string (domain.md §1.2) */
   qrString: string;
@@ -150,7 +152,7 @@ export async function loadInvoiceDoc(
     .where(and(eq(invoices.id, invoiceId), eq(invoices.clientId, clientId)))
     .limit(1);
   if (!inv?.invoiceNo || !inv.issuedAt) return null;
-  const [lines, device, original] = await Promise.all([
+  const [lines, device, original, seller, redForm] = await Promise.all([
     db
       .select()
       .from(invoiceLines)
@@ -166,6 +168,14 @@ export async function loadInvoiceDoc(
           .select({ invoiceCode: invoices.invoiceCode, invoiceNo: invoices.invoiceNo })
           .from(invoices)
           .where(and(eq(invoices.id, inv.originalInvoiceId), eq(invoices.clientId, clientId)))
+          .limit(1)
+      : Promise.resolve([]),
+    db.select({ taxpayerType: clients.taxpayerType }).from(clients).where(eq(clients.id, clientId)).limit(1),
+    inv.redFormId
+      ? db
+          .select({ formNo: redForms.formNo })
+          .from(redForms)
+          .where(and(eq(redForms.id, inv.redFormId), eq(redForms.clientId, clientId)))
           .limit(1)
       : Promise.resolve([]),
   ]);
@@ -196,6 +206,7 @@ export async function loadInvoiceDoc(
       bankName: inv.sellerBankName,
       bankAccount: inv.sellerBankAccount,
     },
+    sellerTaxpayerType: seller[0]?.taxpayerType === 'small' ? 'small' : 'general',
     lines: lines.map((l) => ({
       lineKind: l.lineKind,
       taxClassCode: l.taxClassCode,
@@ -221,7 +232,11 @@ export async function loadInvoiceDoc(
     hotelStay: hotelStayOf(inv.specificBusiness),
     smallScaleReason: smallScaleReasonOf(inv.specificBusiness),
     original: original[0]
-      ? { invoiceCode: original[0].invoiceCode, invoiceNo: original[0].invoiceNo ?? '', redFormNo: '' }
+      ? {
+          invoiceCode: original[0].invoiceCode,
+          invoiceNo: original[0].invoiceNo ?? '',
+          redFormNo: redForm[0]?.formNo ?? '',
+        }
       : null,
     qrString: '',
   };

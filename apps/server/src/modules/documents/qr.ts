@@ -1,4 +1,4 @@
-import { buildInvoiceQr, qrTypeCodeFor } from '@kaipiao/shared';
+import { invoiceQrText } from '@kaipiao/shared';
 import type { InvoiceDocData } from './model.ts';
 
 /** yyyy / MM / dd of a moment in Asia/Shanghai (UTC+8, no DST). */
@@ -12,29 +12,23 @@ export function shanghaiYmd(d: Date): { y: string; m: string; d: string } {
 }
 
 /**
- * The 票面 QR string (domain.md §1.2) for an invoice whose row carries none (`invoices.qr_string` is
- * normally filled when it is issued): 数电 electronic — no code, amount = 价税合计, no check code;
- * older kinds — code + number, amount = 合计金额, 校验码.
+ * The 票面 QR string (bureau spec §六, domain.md §1.2) for an invoice whose row carries none
+ * (`invoices.qr_string` is filled when it is issued): the shared rule `invoiceQrText`, the same one the
+ * issuing code uses — an unknown kind is an error there too, never a made-up QR.
  */
 export function buildQrString(
   inv: Pick<
     InvoiceDocData,
-    | 'invoiceType'
-    | 'digital'
-    | 'invoiceCode'
-    | 'invoiceNo'
-    | 'checkCode'
-    | 'issuedAt'
-    | 'totalAmount'
-    | 'totalWithTax'
+    'invoiceType' | 'invoiceCode' | 'invoiceNo' | 'checkCode' | 'issuedAt' | 'totalAmount' | 'totalWithTax'
   >,
 ): string {
-  return buildInvoiceQr({
-    typeCode: qrTypeCodeFor(inv.invoiceType) ?? '32',
-    invoiceCode: inv.digital ? '' : inv.invoiceCode,
+  return invoiceQrText({
+    invoiceType: inv.invoiceType,
+    invoiceCode: inv.invoiceCode,
     invoiceNo: inv.invoiceNo,
-    amount: inv.digital ? inv.totalWithTax : inv.totalAmount,
+    checkCode: inv.checkCode,
+    totalAmount: inv.totalAmount,
+    totalWithTax: inv.totalWithTax,
     issueDate: inv.issuedAt,
-    checkCode: inv.digital ? '' : inv.checkCode,
   });
 }

@@ -3,12 +3,19 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, demoIds, login } from '../../../test/helper.ts';
 import type { App } from '../../app.ts';
-import { clientStores, invoiceEvents, invoiceFiles, invoices, outbox } from '../../db/schema/index.ts';
+import {
+  clientStores,
+  invoiceEvents,
+  invoiceFiles,
+  invoices,
+  outbox,
+  redForms,
+} from '../../db/schema/index.ts';
 import { drainInvoiceHooks, runInvoiceIssuedHooks } from '../invoices/hooks.ts';
 import { invoicingFixture, payload } from '../invoices/test-fixtures.ts';
 import { EMAIL_JOB, RENDER_JOB } from './jobs.ts';
 import { extractPdfText } from './pdf-text.ts';
-import { assertWellFormedXml, insertInvoice } from './test-utils.ts';
+import { assertWellFormedXml, insertInvoice, xsdErrors } from './test-utils.ts';
 
 type Db = App['db'];
 
@@ -103,6 +110,60 @@ describe('invoice documents: download and e-mail', () => {
     expect(xml).toContain('<TotalTax-includedAmount>212.00</TotalTax-includedAmount>');
     expect(xml).toContain('<BuyerName>杭州&amp;客户</BuyerName>');
     expect(xml).toContain('合同号 HT-1 &amp; &lt;测试&gt;');
+    // bureau spec §四: valid against the schema, the seller's bureau (Zhejiang) and taxpayer type
+    expect(await xsdErrors(xml)).toEqual([]);
+    expect(xml).toContain('<EInvoiceTag>SWEI3300</EInvoiceTag>');
+    expect(xml).toContain('<TaxBureauName>国家税务总局浙江省税务局</TaxBureauName>');
+    expect(xml).toMatch(/<TaxpayerType>\s*<LabelCode>1<\/LabelCode>\s*<LabelName>一般纳税人<\/LabelName>/);
+    expect(xml).toContain('<TotaltaxIncludedAmount>212.00</TotaltaxIncludedAmount>');
+  });
+
+  it('a red invoice’s XML names the blue invoice and its 红字确认单; a small-scale seller says so', async () => {
+    const blue = await insertInvoice(db, { clientId: hotel, storeId: storeOf.BS!, buyerName: '红冲客户' });
+    const red = await insertInvoice(db, { clientId: hotel, storeId: storeOf.BS!, buyerName: '红冲客户' });
+    const [form] = await db
+      .insert(redForms)
+      .values({
+        clientId: hotel,
+        storeId: storeOf.BS!,
+        deviceId: red.deviceId,
+        blueInvoiceId: blue.id,
+        kind: 'confirm',
+        formNo: '33010826112200000777',
+        reason: '01',
+        full: true,
+        state: '04',
+        totalAmount: '-200.00',
+        totalTax: '-12.00',
+        totalWithTax: '-212.00',
+        lines: [],
+        redInvoiceId: red.id,
+      })
+      .returning();
+    await db
+      .update(invoices)
+      .set({
+        direction: 'red',
+        originalInvoiceId: blue.id,
+        redFormId: form!.id,
+        totalAmount: '-200.00',
+        totalTax: '-12.00',
+        totalWithTax: '-212.00',
+      })
+      .where(eq(invoices.id, red.id));
+    const res = await app.inject({
+      method: 'GET',
+      url: `/v3/invoice-detail/download?${q(hotel)}&invoice_id=${red.id}&kind=xml`,
+      headers: { 'access-token': admin },
+    });
+    expect(res.statusCode).toBe(200);
+    const xml = res.body;
+    expect(await xsdErrors(xml)).toEqual([]);
+    expect(xml).toMatch(/<InIssuType>\s*<LabelCode>N<\/LabelCode>/);
+    expect(xml).toContain(`<OriginalInvoiceCode>${blue.invoiceNo}</OriginalInvoiceCode>`);
+    expect(xml).toContain('<CreditNoteNumber>33010826112200000777</CreditNoteNumber>');
+    expect(xml).toContain('<TotalTax-includedAmount>-212.00</TotalTax-includedAmount>');
+    expect(xml).toMatch(/<TaxpayerType>\s*<LabelCode>2<\/LabelCode>\s*<LabelName>小规模纳税人<\/LabelName>/);
   });
 
   it("answers another business's invoice, or another store's for a one-store clerk, with 10004 and no file", async () => {

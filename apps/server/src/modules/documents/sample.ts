@@ -67,6 +67,7 @@ export function sampleInvoice(overrides: Partial<InvoiceDocData> = {}, lineCount
       bankName: '招商银行杭州分行',
       bankAccount: '571908765410001',
     },
+    sellerTaxpayerType: 'general',
     lines,
     totalAmount: fmt(totalAmount),
     totalTax: fmt(totalTax),

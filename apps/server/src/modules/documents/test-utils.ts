@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
+import { validateXML } from 'xmllint-wasm';
 import type { Db } from '../../db/client.ts';
 import { invoiceLines, invoices, taxDevices } from '../../db/schema/index.ts';
 import { DEMO } from '../../db/seed/demo.ts';
@@ -37,6 +39,21 @@ export function assertWellFormedXml(xml: string): void {
   }
   if (stack.length) throw new Error(`unclosed <${stack.join('><')}>`);
   if (roots !== 1) throw new Error(`${roots} root elements`);
+}
+
+/** The §四 schema (bureau spec V5.002) the generated XML must satisfy. */
+export const EINVOICE_XSD = readFileSync(new URL('./einvoice-v0.36.xsd', import.meta.url), 'utf8');
+
+/**
+ * Validates an XML file against `einvoice-v0.36.xsd` with libxml2 (xmllint compiled to WebAssembly, an
+ * npm package: no system tool needed) and returns its complaints, `[]` when the file is valid.
+ */
+export async function xsdErrors(xml: string, schema = EINVOICE_XSD): Promise<string[]> {
+  const res = await validateXML({
+    xml: [{ fileName: 'invoice.xml', contents: xml }],
+    schema: [{ fileName: 'einvoice-v0.36.xsd', contents: schema }],
+  });
+  return res.valid ? [] : res.errors.map((e) => e.message);
 }
 
 type Outlined = {

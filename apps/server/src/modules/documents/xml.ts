@@ -1,11 +1,19 @@
+import { dec, fixed, rateLabel, SPECIAL_INVOICE_TYPES } from '@kaipiao/shared';
+import { supervisingBureau } from './bureau.ts';
 import { isoDate, isoDateTime, money2, toCapital, trimDecimal } from './format.ts';
-import type { InvoiceDocData } from './model.ts';
+import type { DocLine, InvoiceDocData } from './model.ts';
 import { assembleRemark, idTypeName, passengerVehicleName, transportVehicleName } from './remark.ts';
 
 /**
- * The invoice data file in the bureau's 数电 XML layout (domain.md §1.3): root `EInvoice` → `Header`
- * (labels), `EInvoiceData` (seller, buyer, basic information, item lines, specific information,
- * additional information) and `TaxSupervisionInfo`. Blue `InIssuType/LabelCode` Y, red N.
+ * The invoice data file in the bureau's 数电 XML layout, 《数字化电子发票版式及XML规范V5.002》§四, element
+ * for element (the structure is written down as `einvoice-v0.36.xsd` beside this file, and every kind
+ * of document we make is validated against it in the tests): root `EInvoice` → `Header` (identity,
+ * Version 0.36, fixed and other labels), `EInvoiceData` (seller, buyer, basic information, one
+ * `IssuItemInformation` per line, `SpecificInformation`, `AdditionalInformation`),
+ * `SellerAuthentication` and `TaxSupervisionInfo` (the supervising bureau of 附件一/二).
+ *
+ * Old tax-control kinds (004/007/025/026/028/032) use the same layout; §四 has no element for their
+ * 发票代码, so their identifier `EIid` (and a red one's `OriginalInvoiceCode`) is 发票代码 + 发票号码.
  */
 
 // XML 1.0 forbids most C0 controls even as character references; they are dropped
@@ -31,6 +39,8 @@ function write(nodes: Node[], depth: number, out: string[]): void {
   for (const [name, value] of nodes) {
     if (typeof value === 'string') {
       out.push(value === '' ? `${pad}<${name}/>` : `${pad}<${name}>${escapeXml(value)}</${name}>`);
+    } else if (value.length === 0) {
+      out.push(`${pad}<${name}/>`);
     } else {
       out.push(`${pad}<${name}>`);
       write(value, depth + 1, out);
@@ -41,88 +51,138 @@ function write(nodes: Node[], depth: number, out: string[]): void {
 
 const label = (code: string, name: string): Node[] => [el('LabelCode', code), el('LabelName', name)];
 
-/** "0.0600" → "0.06"; 免税 / 不征税 lines carry rate 0 */
-const xmlRate = (rate: string, flag: string) =>
-  flag === '1' || flag === '2' ? '0' : trimDecimal(rate) || '0';
+/** §四 item 24: we issue for our tenants as a third-party platform. */
+const ISSUE_CHANNEL_LABEL = ['4', '第三方平台开票(乐企联用、他用开票)'] as const;
 
-export function renderInvoiceXml(inv: InvoiceDocData): string {
-  const special = inv.invoiceType === '81' || inv.invoiceType === '004' || inv.invoiceType === '028';
-  const kind = special ? label('01', '增值税专用发票') : label('02', '普通发票');
-  const specificNodes: Node[] = [];
-  if (inv.red && inv.original) {
-    specificNodes.push(
-      el('RedEInvoice', [
-        el('OriginalInvoiceCode', inv.digital ? inv.original.invoiceNo : inv.original.invoiceCode),
-        ...(inv.digital ? [] : [el('OriginalInvoiceNumber', inv.original.invoiceNo)]),
-        el('CreditNoteNumber', inv.original.redFormNo),
-      ]),
-    );
-  }
+/** §四 item 32: 特定征税方式 code and name per line, from its rate and 优惠政策 code (domain.md §2.3). */
+const SPECIAL_TAXATION = {
+  '01': '不征税',
+  '02': '零税率',
+  '04': '免税',
+  '05': '简易计税',
+  '06': '减按',
+} as const;
+type SpecialTaxation = keyof typeof SPECIAL_TAXATION;
+
+function specialTaxationOf(l: DocLine): SpecialTaxation | null {
+  const rate = rateLabel(l.taxRate, l.zeroRateFlag, l.preferentialCode);
+  if (rate === '不征税') return '01';
+  if (rate === '免税') return '04';
+  if (rate === '0%') return '02';
+  if (['01', '08', '09'].includes(l.preferentialCode)) return '05';
+  if (l.preferentialCode === '10') return '06';
+  return null;
+}
+
+/**
+ * §四 items 71-73, the special display rules: rate 0% → "0%" and tax 0.00; 免税 → "免税" and "***";
+ * 不征税 → "不征税" and an empty tax; otherwise the rate as a decimal ("0.06") and the tax.
+ */
+function lineRateAndTax(l: DocLine): { rate: string; tax: string } {
+  const shown = rateLabel(l.taxRate, l.zeroRateFlag, l.preferentialCode);
+  if (shown === '免税') return { rate: shown, tax: '***' };
+  if (shown === '不征税') return { rate: shown, tax: '' };
+  if (shown === '0%') return { rate: shown, tax: money2(l.taxAmount) };
+  return { rate: trimDecimal(l.taxRate), tax: money2(l.taxAmount) };
+}
+
+/** `yyyy-MM-dd yyyy-MM-dd` (§四 item 98) from the stored period, which may carry times. */
+function leaseTerm(period: string): string {
+  const days = period.match(/\d{4}-\d{2}-\d{2}/g) ?? [];
+  return days.length >= 2 ? `${days[0]} ${days[days.length - 1]}` : period.trim();
+}
+
+function specificNodes(inv: InvoiceDocData): Node[] {
+  const nodes: Node[] = [];
   const s = inv.specific;
   if (s?.code === '03') {
     const b = s.building;
-    specificNodes.push(
-      el('ConstructionService', [
-        el('ConstructionServiceLocation', b.place),
-        el('DetailedAddress', b.detail_address),
-        el('ConstructionProjectName', b.project_name),
-        el('CrossCitySign', b.cross_city),
-        el('CrossRegionalTaxMattersNumber', b.cross_region_no),
-        el('LandVATProjectNumber', b.land_vat_project_no),
+    // 详细地址 and 跨区域涉税事项报验管理编号 have no element: they are in 备注 (AdditionalInformation)
+    nodes.push(
+      el('ConstructionServices', [
+        el('OccurredSite', b.place),
+        el('ItemName', b.project_name),
+        el('LandValueAddedTaxProjectNumber', b.land_vat_project_no),
+        el('CrossRegionIdentifier', b.cross_city),
       ]),
     );
   }
   if (s?.code === '04') {
     for (const t of s.transports) {
-      specificNodes.push(
-        el('GoodsTransportation', [
-          el('TypeOfTransportationTool', transportVehicleName(t.vehicle_type)),
-          el('TransportationToolNumber', t.vehicle_no),
+      nodes.push(
+        el('FreightService', [
           el('Departure', t.origin),
           el('Destination', t.destination),
-          el('GoodsName', t.goods_name),
+          el('TypeOfTransportationMeans', transportVehicleName(t.vehicle_type)),
+          el('TransportationMeansNo', t.vehicle_no),
+          el('NameOfGoodsTransported', t.goods_name),
         ]),
       );
     }
   }
   if (s?.code === '06') {
     for (const r of s.rents) {
-      specificNodes.push(
-        el('RealEstateLeasing', [
-          el('RealEstateAddressProvince', r.province),
-          el('RealEstateAddressCity', r.city),
-          el('DetailedAddress', r.detail_address),
-          el('LeasePeriod', r.lease_period),
-          el('CrossCitySign', r.cross_city),
-          el('PropertyCertificateNumber', r.certificate_no),
+      nodes.push(
+        el('RealEstateLease', [
+          el('RealEstateWarrantNumber', r.certificate_no),
+          el('RealEstateAddress', `${r.province}${r.city}${r.detail_address}`),
+          el('TheLeaseTermBeginsAndEnds', leaseTerm(r.lease_period)),
+          el('CrossRegionIdentifier', r.cross_city),
           el('PlateNumber', r.plate_no),
-          el('AreaUnit', r.area_unit),
         ]),
       );
     }
   }
   if (s?.code === '09') {
     for (const t of s.travellers) {
-      specificNodes.push(
+      nodes.push(
         el('PassengerTransportation', [
           el('Traveler', t.traveller),
-          el('TypeOfPassengerDocument', idTypeName(t.id_type)),
-          el('ValidIDNumber', t.id_no),
           el('TravelDate', t.travel_date),
           el('Departure', t.origin),
           el('Destination', t.destination),
-          el('Vehicletype', passengerVehicleName(t.vehicle_type)),
           el('Grade', t.seat_class),
+          el('Vehicletype', passengerVehicleName(t.vehicle_type)),
+          el('TypeOfPassengerDocument', idTypeName(t.id_type)),
+          el('ValidIDNumber', t.id_no),
         ]),
       );
     }
   }
-  const SPECIFIC_NAMES: Record<string, string> = {
-    '03': '建筑服务',
-    '04': '货物运输服务',
-    '06': '不动产经营租赁服务',
-    '09': '旅客运输服务',
-  };
+  if (inv.red && inv.original) {
+    const o = inv.original;
+    nodes.push(
+      el('RedEInvoice', [
+        el('OriginalInvoiceCode', inv.digital ? o.invoiceNo : `${o.invoiceCode}${o.invoiceNo}`),
+        el('CreditNoteNumber', o.redFormNo),
+      ]),
+    );
+  }
+  return nodes;
+}
+
+function undefinedLabels(inv: InvoiceDocData): Node[] {
+  const labels: Node[] = [
+    el('Label', [el('LabelType', '发票开具方式标签'), ...label(...ISSUE_CHANNEL_LABEL)]),
+  ];
+  const ways = [
+    ...new Set(inv.lines.map(specialTaxationOf).filter((c): c is SpecialTaxation => c !== null)),
+  ].sort();
+  if (ways.length > 0) {
+    labels.push(
+      el('Label', [
+        el('LabelType', '特定征税方式标签'),
+        ...label(ways.join(','), ways.map((c) => SPECIAL_TAXATION[c]).join(',')),
+      ]),
+    );
+  }
+  return labels;
+}
+
+export function renderInvoiceXml(inv: InvoiceDocData): string {
+  const bureau = supervisingBureau(inv);
+  const special = (SPECIAL_INVOICE_TYPES as readonly string[]).includes(inv.invoiceType);
+  const eiid = inv.digital ? inv.invoiceNo : `${inv.invoiceCode}${inv.invoiceNo}`;
 
   const party = (prefix: 'Seller' | 'Buyer', p: InvoiceDocData['seller']): Node[] => [
     el(`${prefix}IdNum`, p.taxCode),
@@ -135,22 +195,23 @@ export function renderInvoiceXml(inv: InvoiceDocData): string {
 
   const doc: Node[] = [
     el('Header', [
-      el('EIid', inv.invoiceNo),
-      el('EInvoiceTag', 'SWEI3200'),
-      el('Version', '0.1'),
+      el('EIid', eiid),
+      el('EInvoiceTag', bureau.tag),
+      el('Version', '0.36'),
       el('InherentLabel', [
         el('InIssuType', label(inv.red ? 'N' : 'Y', '是否蓝字发票标志')),
-        el('EInvoiceType', kind),
-        el('GeneralOrSpecialVAT', kind),
+        el('EInvoiceType', label('01', '电子发票')),
+        el('GeneralOrSpecialVAT', special ? label('01', '增值税专用发票') : label('02', '普通发票')),
+        el(
+          'TaxpayerType',
+          inv.sellerTaxpayerType === 'small' ? label('2', '小规模纳税人') : label('1', '一般纳税人'),
+        ),
       ]),
-      el(
-        'UndefinedLabel',
-        s ? [el('Label', [el('LabelType', '特定业务'), ...label(s.code, SPECIFIC_NAMES[s.code] ?? '')])] : [],
-      ),
+      el('UndefinedLabel', undefinedLabels(inv)),
     ]),
     el('EInvoiceData', [
       el('SellerInformation', party('Seller', inv.seller)),
-      el('BuyerInformation', party('Buyer', inv.buyer)),
+      el('BuyerInformation', [...party('Buyer', inv.buyer), el('BuyerHandlingName', '')]),
       el('BasicInformation', [
         el('TotalAmWithoutTax', money2(inv.totalAmount)),
         el('TotalTaxAm', money2(inv.totalTax)),
@@ -158,32 +219,35 @@ export function renderInvoiceXml(inv: InvoiceDocData): string {
         el('TotalTax-includedAmountInChinese', toCapital(inv.totalWithTax)),
         el('Drawer', inv.drawer),
         el('RequestTime', isoDateTime(inv.issuedAt)),
-        // small-scale 3% while the 1% reduction ran: the bureau's 开具原因 `slsm` (domain.md §2.6)
-        ...(inv.smallScaleReason ? [el('Slsm', inv.smallScaleReason)] : []),
       ]),
-      ...inv.lines.map((l) =>
-        el('IssuItemInformation', [
+      ...inv.lines.map((l) => {
+        const { rate, tax } = lineRateAndTax(l);
+        return el('IssuItemInformation', [
           el('ItemName', l.name),
           el('SpecMod', l.spec),
           el('MeaUnits', l.unit),
           el('Quantity', trimDecimal(l.quantity)),
           el('UnPrice', trimDecimal(l.unitPrice)),
           el('Amount', money2(l.amount)),
-          el('TaxRate', xmlRate(l.taxRate, l.zeroRateFlag)),
-          el('ComTaxAm', money2(l.taxAmount)),
+          el('TaxRate', rate),
+          el('ComTaxAm', tax),
+          el('TotaltaxIncludedAmount', fixed(dec(l.amount).plus(l.taxAmount), 2)),
           el('TaxClassificationCode', l.taxClassCode),
-        ]),
-      ),
-      el('SpecificInformation', specificNodes),
+        ]);
+      }),
+      el('SpecificInformation', specificNodes(inv)),
       el('AdditionalInformation', [el('Remark', assembleRemark(inv))]),
     ]),
+    // no authentication method is recorded with our invoices: §四 item 248 lets the node be empty
+    el('SellerAuthentication', []),
     el('TaxSupervisionInfo', [
-      ...(inv.digital ? [] : [el('InvoiceCode', inv.invoiceCode)]),
       el('InvoiceNumber', inv.invoiceNo),
       el('IssueTime', isoDate(inv.issuedAt)),
+      el('TaxBureauCode', bureau.code),
+      el('TaxBureauName', bureau.name),
     ]),
   ];
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<EInvoice>'];
+  const out = ['<?xml version="1.0" encoding="UTF-8" standalone="yes"?>', '<EInvoice>'];
   write(doc, 1, out);
   out.push('</EInvoice>', '');
   return out.join('\n');

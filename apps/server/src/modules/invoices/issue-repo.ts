@@ -1,22 +1,23 @@
-import { qrTypeCodeFor } from '@kaipiao/shared';
+import { qrRuleFor } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { isDigitalType } from '../../channels/numbers.ts';
 import type { IssuedSql } from '../../channels/types.ts';
 import type { Db } from '../../db/client.ts';
 import { executePrepared } from '../../lib/prepared.ts';
 import type { IssueContext, NewInvoice } from './repo.ts';
 
 /**
- * The 票面 QR text in SQL over the channel's CTE `issued` (kp_invoice_qr mirrors buildInvoiceQr),
- * recorded in the statement that allocates the number; `amounts` are the invoice's own columns.
+ * The 票面 QR text in SQL over the channel's CTE `issued`, recorded in the statement that allocates the
+ * number; `amounts` are the invoice's own columns. The rule is the shared one (`qrRuleFor`, as
+ * `invoiceQrText` applies it); `kp_invoice_qr` (migration 0017) only formats and adds the CRC.
+ * 数电纸票 (85/86) are not issued through this statement (no channel allocates paper numbers).
  */
 export function issuedQrSql(invoiceType: string, amounts: { totalAmount: SQL; totalWithTax: SQL }): SQL {
-  const typeCode = qrTypeCodeFor(invoiceType);
-  if (!typeCode) return sql`''`;
-  return isDigitalType(invoiceType)
-    ? sql`kp_invoice_qr(${typeCode}, '', issued.invoice_no, ${amounts.totalWithTax}, issued.issued_at, '')`
-    : sql`kp_invoice_qr(${typeCode}, issued.invoice_code, issued.invoice_no, ${amounts.totalAmount},
-        issued.issued_at, issued.check_code)`;
+  const rule = qrRuleFor(invoiceType);
+  if (!rule || rule.form === 'digital-paper') throw new Error(`发票类型 ${invoiceType} 没有票面二维码规则`);
+  return rule.form === 'digital'
+    ? sql`kp_invoice_qr(${rule.typeCode}, '', issued.invoice_no, ${amounts.totalWithTax}, issued.issued_at, '', '')`
+    : sql`kp_invoice_qr(${rule.typeCode}, issued.invoice_code, issued.invoice_no, ${amounts.totalAmount},
+        issued.issued_at, issued.check_code, ',')`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { INVOICE_CODE } from '@kaipiao/shared';
+import { INVOICE_CODE, invoiceQrText } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../../test/helper.ts';
@@ -25,12 +25,24 @@ describe('reconciliation job (pg-boss)', () => {
     const schedules = await t.app.boss.getSchedules();
     expect(schedules.map((s) => s.name)).toContain(RECONCILE_JOB);
     await t.app.boss.send(RECONCILE_JOB, {});
-    let status = 'unknown';
-    for (let i = 0; i < 40 && status !== 'issued'; i++) {
+    let row: typeof invoices.$inferSelect | undefined;
+    for (let i = 0; i < 40 && row?.status !== 'issued'; i++) {
       await new Promise((r) => setTimeout(r, 250));
-      const [row] = await t.db.select().from(invoices).where(eq(invoices.serialNo, body.serial_no));
-      status = row!.status;
+      [row] = await t.db.select().from(invoices).where(eq(invoices.serialNo, body.serial_no));
     }
-    expect(status).toBe('issued');
+    expect(row!.status).toBe('issued');
+    // recorded by the TypeScript path (not the issuing SQL): the same §六 QR text
+    expect(row!.qrString).toBe(
+      invoiceQrText({
+        invoiceType: row!.invoiceType,
+        invoiceNo: row!.invoiceNo!,
+        totalAmount: row!.totalAmount,
+        totalWithTax: row!.totalWithTax,
+        issueDate: row!.issuedAt!,
+      }),
+    );
+    expect(row!.qrString).toMatch(
+      new RegExp(`^01,32,,${row!.invoiceNo},${row!.totalWithTax},\\d{8},,[0-9A-F]{4}$`),
+    );
   });
 });

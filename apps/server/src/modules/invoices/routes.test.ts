@@ -1,7 +1,7 @@
 import {
-  buildInvoiceQr,
   CODE,
   INVOICE_CODE,
+  invoiceQrText,
   MONEY_MSG,
   SESSION_CODE,
   SMALL_SCALE_3_PERCENT_REASONS,
@@ -13,6 +13,7 @@ import { buildTestApp, call } from '../../../test/helper.ts';
 import { allocateInvoiceNumbers, makeCheckCode } from '../../channels/numbers.ts';
 import { invoiceEvents, invoiceLines, invoices } from '../../db/schema/index.ts';
 import { loadInvoiceDoc } from '../documents/model.ts';
+import { xsdErrors } from '../documents/test-utils.ts';
 import { renderInvoiceXml } from '../documents/xml.ts';
 import { drainInvoiceHooks, type InvoiceIssuedHook, onInvoiceIssued } from './hooks.ts';
 import { BUYER_TAX_CODE, type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
@@ -85,12 +86,14 @@ describe('POST /v3/online-invoicing/blue', () => {
       totalAmount: body.invoice_info.total_amount,
     });
     expect(row!.qrString).toMatch(new RegExp(`^01,32,,${r.invoice_no},1360\\.00,\\d{8},,[0-9A-F]{4}$`));
-    // the SQL that records the issue builds the same QR text as the shared code
+    // the SQL that records the issue builds the same QR text as the shared rule (§六, CRC over the
+    // seven fields and their comma)
     expect(row!.qrString).toBe(
-      buildInvoiceQr({
-        typeCode: '32',
+      invoiceQrText({
+        invoiceType: '82',
         invoiceNo: r.invoice_no,
-        amount: '1360.00',
+        totalAmount: body.invoice_info.total_amount,
+        totalWithTax: '1360.00',
         issueDate: row!.issuedAt!,
       }),
     );
@@ -124,18 +127,22 @@ describe('POST /v3/online-invoicing/blue', () => {
     expect(row!.checkCode).toMatch(/^\d{20}$/);
     expect(row!.checkCode).toBe(makeCheckCode('026', res.json.data.invoice_code, res.json.data.invoice_no));
     expect(row!.qrString).toBe(
-      buildInvoiceQr({
-        typeCode: '10',
+      invoiceQrText({
+        invoiceType: '026',
         invoiceCode: res.json.data.invoice_code,
         invoiceNo: res.json.data.invoice_no,
-        amount: '1000.00',
-        issueDate: row!.issuedAt!,
         checkCode: row!.checkCode,
+        totalAmount: '1000.00',
+        totalWithTax: res.json.data.total_price_with_tax,
+        issueDate: row!.issuedAt!,
       }),
     );
-    expect(
-      row!.qrString.startsWith(`01,10,${res.json.data.invoice_code},${res.json.data.invoice_no},1000.00,`),
-    ).toBe(true);
+    // old kinds: 合计金额, the 校验码, and a comma after the CRC (原规范)
+    expect(row!.qrString).toMatch(
+      new RegExp(
+        `^01,10,${res.json.data.invoice_code},${res.json.data.invoice_no},1000\\.00,\\d{8},${row!.checkCode},[0-9A-F]{4},$`,
+      ),
+    );
   });
 
   it('refuses amounts outside the tolerances with the field named', async () => {
@@ -257,7 +264,13 @@ describe('POST /v3/online-invoicing/blue', () => {
       });
       const doc = await loadInvoiceDoc(t.db, ids.hotel, res.json.data.invoice_id);
       expect(doc?.smallScaleReason).toBe('2');
-      expect(renderInvoiceXml(doc!)).toContain('<Slsm>2</Slsm>');
+      // §四 has no element for it (issue 23): the XML says 小规模纳税人 and validates, the reason stays in the detail
+      const xml = renderInvoiceXml(doc!);
+      expect(xml).not.toContain('Slsm');
+      expect(xml).toMatch(
+        /<TaxpayerType>\s*<LabelCode>2<\/LabelCode>\s*<LabelName>小规模纳税人<\/LabelName>/,
+      );
+      expect(await xsdErrors(xml)).toEqual([]);
       // the invoice detail says why, in words
       const detail = await detailOf(res.json.data.invoice_id);
       expect(detail.code).toBe(0);
@@ -300,7 +313,7 @@ describe('POST /v3/online-invoicing/blue', () => {
       expect(await stored(withReason.serial_no)).toBeNull();
       const doc = await loadInvoiceDoc(t.db, ids.hotel, sent.json.data.invoice_id);
       expect(doc?.smallScaleReason ?? null).toBeNull();
-      expect(renderInvoiceXml(doc!)).not.toContain('<Slsm>');
+      expect(renderInvoiceXml(doc!)).not.toContain('Slsm');
       expect((await detailOf(sent.json.data.invoice_id)).data.invoice.small_scale_reason).toBeNull();
 
       const onePercent = payload(ids.hotelDigital, { lines: [lodging('0.03'), lodging('0.01')] });

@@ -1,12 +1,11 @@
 import {
   type BlueInvoiceRequest,
-  buildInvoiceQr,
   CODE,
   dec,
   INVOICE_CODE,
   type IssueResult,
+  invoiceQrText,
   messageFor,
-  qrTypeCodeFor,
 } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -53,22 +52,20 @@ class InvoiceMoved extends Error {}
 
 export const UNKNOWN_MESSAGE = '开票结果待确认，系统将向税局核实，请勿更换流水号重复开票';
 
-function qrFor(
+/** The 票面 QR text of the issued invoice: the shared rule (same as the issuing SQL and the documents). */
+const qrFor = (
   inv: { invoiceType: string; totalAmount: string; totalWithTax: string },
   num: { invoiceCode: string; invoiceNo: string; checkCode: string; issuedAt: Date },
-): string {
-  const typeCode = qrTypeCodeFor(inv.invoiceType);
-  if (!typeCode) return '';
-  const digital = isDigitalType(inv.invoiceType);
-  return buildInvoiceQr({
-    typeCode,
-    invoiceCode: digital ? '' : num.invoiceCode,
+): string =>
+  invoiceQrText({
+    invoiceType: inv.invoiceType,
+    invoiceCode: num.invoiceCode,
     invoiceNo: num.invoiceNo,
-    amount: digital ? inv.totalWithTax : inv.totalAmount,
+    checkCode: num.checkCode,
+    totalAmount: inv.totalAmount,
+    totalWithTax: inv.totalWithTax,
     issueDate: num.issuedAt,
-    checkCode: digital ? '' : num.checkCode,
   });
-}
 
 /** SQL `set` list of an issued invoice. */
 function issuedSet(

@@ -1,11 +1,14 @@
-import { RED_CODE } from '@kaipiao/shared';
-import { eq, sql } from 'drizzle-orm';
+import { invoiceQrText, RED_CODE } from '@kaipiao/shared';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
 import { invoiceEvents, invoices, redForms } from '../../db/schema/index.ts';
 import { seedDemoHistory } from '../../db/seed/demo-history.ts';
 import { seedDemoRedForms } from '../../db/seed/red-forms.ts';
+import { loadInvoiceDoc } from '../documents/model.ts';
+import { xsdErrors } from '../documents/test-utils.ts';
+import { renderInvoiceXml } from '../documents/xml.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
 import { type Fixture, invoicingFixture, line, payload } from '../invoices/test-fixtures.ts';
 import { expirePending } from './repo.ts';
@@ -540,5 +543,27 @@ describe('demo red forms (seed)', () => {
     expect(issued.red_invoice?.status).toBe('issued');
     const [b] = await t.db.select().from(invoices).where(eq(invoices.id, issued.blue.invoice_id));
     expect(b!.redStatus).toBe('partial');
+    // the red invoice's QR is §六's and its XML names the blue invoice and the 确认单 (issue 23)
+    const [r] = await t.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.originalInvoiceId, b!.id), isNotNull(invoices.redFormId)));
+    expect(r!.qrString).toBe(
+      invoiceQrText({
+        invoiceType: r!.invoiceType,
+        invoiceCode: r!.invoiceCode,
+        invoiceNo: r!.invoiceNo!,
+        checkCode: r!.checkCode,
+        totalAmount: r!.totalAmount,
+        totalWithTax: r!.totalWithTax,
+        issueDate: r!.issuedAt!,
+      }),
+    );
+    const [form] = await t.db.select().from(redForms).where(eq(redForms.id, r!.redFormId!));
+    expect(form!.formNo).toMatch(/^\d{20}$/);
+    const xml = renderInvoiceXml((await loadInvoiceDoc(t.db, r!.clientId, r!.id))!);
+    expect(xml).toContain(`<OriginalInvoiceCode>${b!.invoiceNo}</OriginalInvoiceCode>`);
+    expect(xml).toContain(`<CreditNoteNumber>${form!.formNo}</CreditNoteNumber>`);
+    expect(await xsdErrors(xml)).toEqual([]);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { CODE } from '@kaipiao/shared';
+import { CODE, invoiceQrText } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
@@ -287,6 +287,33 @@ describe('demo history', () => {
     expect(first.software).toBeGreaterThan(3500);
     expect(first.hotel).toBeGreaterThan(2500);
     expect(await seedDemoHistory(t.db, DEMO)).toEqual({ software: 0, hotel: 0 });
+
+    // every seeded QR text is the bureau's (§六: the shared rule), 数电 and old kinds alike
+    const qrs = await t.db.execute<{
+      invoice_type: string;
+      invoice_code: string;
+      invoice_no: string;
+      check_code: string;
+      total_amount: string;
+      total_with_tax: string;
+      issued_at: string;
+      qr_string: string;
+    }>(sql`select invoice_type, invoice_code, invoice_no, check_code, total_amount::text, total_with_tax::text,
+        issued_at, qr_string from invoices where invoice_no is not null`);
+    expect(new Set(qrs.rows.map((r) => r.invoice_type)).size).toBeGreaterThan(2);
+    for (const r of qrs.rows) {
+      expect(r.qr_string).toBe(
+        invoiceQrText({
+          invoiceType: r.invoice_type,
+          invoiceCode: r.invoice_code,
+          invoiceNo: r.invoice_no,
+          checkCode: r.check_code,
+          totalAmount: r.total_amount,
+          totalWithTax: r.total_with_tax,
+          issueDate: new Date(r.issued_at),
+        }),
+      );
+    }
 
     // the 数电 accounts' month quota counts this month's history and leaves room to issue
     const quota = await t.db.execute<{ used: string; quota: string; month_sum: string }>(sql`

@@ -1,4 +1,3 @@
-import { buildInvoiceQr } from '@kaipiao/shared/money/index';
 import type { InvoiceDetail } from '@kaipiao/shared/schemas/query';
 import { describe, expect, it } from 'vitest';
 import { ticketOf, trimZeros } from './ticket.ts';
@@ -61,14 +60,21 @@ describe('ticketOf', () => {
 
   it('uses the stored QR text, else builds it with the shared money/qr code (Beijing date, 价税合计 for 数电)', () => {
     expect(ticketOf(detail({ qr_string: '01,32,,X' })).qr).toBe('01,32,,X');
-    expect(ticketOf(detail()).qr).toBe(
-      buildInvoiceQr({
-        typeCode: '32',
-        invoiceNo: '26332000000000000123',
-        amount: '1060.00',
-        issueDate: '2026-11-24',
-      }),
-    );
+    // §六: 数电 — no code, 价税合计, Beijing date, no check code, CRC over the seven fields and their comma
+    expect(ticketOf(detail()).qr).toBe('01,32,,26332000000000000123,1060.00,20261124,,CABB');
+    // old kinds — code, 合计金额, 校验码 and a comma after the CRC
+    expect(
+      ticketOf(
+        detail({
+          invoice_type: '026',
+          invoice_code: '033002300111',
+          invoice_no: '01234567',
+          check_code: '12345678901234567890',
+        }),
+      ).qr,
+    ).toBe('01,10,033002300111,01234567,1000.00,20261124,12345678901234567890,6912,');
+    // a kind without a QR rule prints none
+    expect(ticketOf(detail({ invoice_type: '999' as never })).qr).toBe('');
   });
 
   it('trims trailing zeros of quantities and prices', () => {

@@ -1,4 +1,4 @@
-import { buildInvoiceQr, formatMoney, qrTypeCodeFor, toChineseCapital } from '@kaipiao/shared/money/index';
+import { formatMoney, invoiceQrText, qrRuleFor, toChineseCapital } from '@kaipiao/shared/money/index';
 import { INVOICE_TYPES, type InvoiceType } from '@kaipiao/shared/schemas/invoice';
 import type { InvoiceDetail } from '@kaipiao/shared/schemas/query';
 import { beijingTime } from './utils.ts';
@@ -31,18 +31,18 @@ export type Ticket = {
 /** What a roll ticket prints of an invoice (domain.md §1.3 in a narrow layout). */
 export function ticketOf(d: InvoiceDetail): Ticket {
   const inv = d.invoice;
-  const typeCode = qrTypeCodeFor(inv.invoice_type);
+  // the shared rule (bureau spec §六) decides the fields; a kind without one prints no QR
   const qr =
     inv.qr_string ||
-    (typeCode && inv.invoice_no && inv.issued_at
-      ? buildInvoiceQr({
-          typeCode,
+    (qrRuleFor(inv.invoice_type) && inv.invoice_no && inv.issued_at
+      ? invoiceQrText({
+          invoiceType: inv.invoice_type,
           invoiceCode: inv.invoice_code,
           invoiceNo: inv.invoice_no,
-          // 数电 electronic invoices carry 价税合计, the others 合计金额
-          amount: typeCode === '31' || typeCode === '32' ? inv.total_with_tax : inv.total_amount,
-          issueDate: beijingTime(inv.issued_at).slice(0, 10),
           checkCode: inv.check_code,
+          totalAmount: inv.total_amount,
+          totalWithTax: inv.total_with_tax,
+          issueDate: beijingTime(inv.issued_at).slice(0, 10),
         })
       : '');
   const lines = d.lines.map((l) => {
