@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ratesFor } from '../money/rates.ts';
 import {
   allowedRates,
   checkGoodsRate,
   defaultRate,
+  fullGoodsName,
   goodsBodySchema,
   normalizeRateText,
+  pageOf,
   preferentialLabel,
   toRateOptionItem,
 } from './goods.ts';
@@ -270,6 +273,10 @@ describe('checkGoodsRate: every outcome, whole answers', () => {
     expect(general(SOFTWARE)('0', '03', '2')).toEqual(rateNotAllowed);
   });
 
+  it('rate 0 with a policy other than 03/04 has no zero-rate flag, even where the code offers plain 0%', () => {
+    expect(general({ ...ZERO_EXPORT, preferential_options: ['01'] })('0', '01')).toEqual(rateNotAllowed);
+  });
+
   it('rate 0 with a flag whose policy differs from the one chosen is a policy mismatch', () => {
     expect(general(SOFTWARE)('0', '', '1')).toEqual(policyRate);
     expect(general(ZERO_EXPORT)('0', '03', '3')).toEqual(policyRate);
@@ -356,5 +363,18 @@ describe('goodsBodySchema: price and rate', () => {
       expect(message({ tax_rate: bad }), bad).toBe('税率格式不正确');
     }
     expect(message({ tax_rate: ' ' })).toBe('请选择税率');
+  });
+});
+
+describe('goods list answers and printed names', () => {
+  it('pageOf: a page is { list, total } of the item schema', () => {
+    const page = pageOf(z.object({ id: z.number() }));
+    expect(page.parse({ list: [{ id: 1 }], total: 31 })).toEqual({ list: [{ id: 1 }], total: 31 });
+    expect(page.safeParse({ list: [{ id: 'x' }], total: 31 }).success).toBe(false);
+    expect(page.safeParse({ list: [] }).success).toBe(false);
+  });
+
+  it('fullGoodsName prints *简称*名称', () => {
+    expect(fullGoodsName('信息技术服务', '软件开发费')).toBe('*信息技术服务*软件开发费');
   });
 });

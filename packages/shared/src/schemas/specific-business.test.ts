@@ -356,6 +356,8 @@ describe('checkSpecificBusiness 06 不动产经营租赁服务', () => {
   it('a plate list at exactly the limits passes: 3 plates, 20 characters each, blanks ignored', () => {
     expect(one({ plate_no: `${'A'.repeat(20)},${'B'.repeat(20)}, ,${'C'.repeat(20)},` })).toEqual([]);
     expect(one({ plate_no: ` ${'A'.repeat(20)} ` })).toEqual([]);
+    // spaces after a comma are not part of the plate
+    expect(one({ plate_no: `${'A'.repeat(20)}， ${'B'.repeat(20)}` })).toEqual([]);
   });
 
   it('the item line carries the area: a quantity, and the area unit when it names one', () => {

@@ -280,6 +280,7 @@ export function checkSpecificBusiness(
   const lines = req.goods_info;
 
   req.goods_info.forEach((line, i) => {
+    // Stryker disable next-line MethodExpression: every business has exactly one goods-code prefix, so some() and every() agree
     if (!def.tax_class_prefixes.some((p) => line.tax_class_code.startsWith(p)))
       add(`goods_info.${i}.tax_class_code`, `第${i + 1}行税收分类编码不属于${def.name}类别`);
   });
@@ -287,6 +288,7 @@ export function checkSpecificBusiness(
   if (code === '03') {
     const b = req.building_service;
     if (!b) add('building_service', '请填写建筑服务信息');
+    // Stryker disable next-line OptionalChaining: lines[0] is read only when there is exactly one line
     if (lines.length !== 1 || (lines[0]?.line_kind ?? 0) !== 0)
       add('goods_info', '建筑服务发票只能有一行项目明细，且不能有折扣行');
     if (b) {
@@ -335,9 +337,11 @@ export function checkSpecificBusiness(
       }
       if (!(AREA_UNITS as readonly string[]).includes(r.area_unit))
         add(p('area_unit'), `第${n}条面积单位须为${AREA_UNITS.join('、')}之一`);
+      // Stryker disable next-line ArrayDeclaration: the stand-in plate list (one plate of 16 characters) is within both limits, as the empty list is
       const plates = r.plate_no ? r.plate_no.split(/[,，]/).filter((s) => s.trim()) : [];
       if (plates.length > 3 || plates.some((s) => s.trim().length > 20))
         add(p('plate_no'), `第${n}条车牌号最多3个，每个不超过20个字符`);
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: entry 0 compared with itself never differs
       if (i > 0 && r.province !== list[0]!.province) add(p('province'), '同一张发票的不动产须位于同一省份');
       const line = itemLines[i];
       if (line) {

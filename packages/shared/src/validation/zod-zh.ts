@@ -57,6 +57,7 @@ const COMMON_LABELS: Record<string, string> = {
 
 function labelOf(path: readonly PropertyKey[]): string {
   const label = fieldLabel(path);
+  // Stryker disable next-line ConditionalExpression,StringLiteral: no FIELD_LABELS key ends in a COMMON_LABELS key, so a labelled path never has a common name instead
   if (!label.startsWith('字段')) return label;
   const last = [...path].reverse().find((k): k is string => typeof k === 'string');
   return (last && COMMON_LABELS[last]) || label;
@@ -70,6 +71,7 @@ export function chineseIssueMessage(iss: Issue): string {
       if (iss.expected === 'number' || iss.expected === 'int' || iss.expected === 'bigint')
         return `${label}须为数字`;
       if (iss.expected === 'array') return `${label}须为列表`;
+      // Stryker disable next-line ConditionalExpression,StringLiteral: an object gets the default words (格式不正确) anyway
       if (iss.expected === 'object') return `${label}格式不正确`;
       if (iss.expected === 'boolean') return `${label}须为是或否`;
       return `${label}格式不正确`;
