@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountLogin, lastSmsCode, sendLoginSms } from '../../../test/auth-helpers.ts';
 import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call, DEMO, login, pictureCode } from '../../../test/helper.ts';
+import { holdLock } from '../../../test/race.ts';
 import { smsCodes } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
 import { SMS_LIMITS } from './sms-codes.ts';
@@ -28,6 +29,10 @@ describe('POST /v3/multi-factor/reg-sms', () => {
       data: { number: 60 },
     });
     expect(await lastSmsCode(t.app, '13900000011')).toMatch(/^\d{6}$/);
+    const sent = (await call(t.app, 'GET', '/v3/dev/outbox?to=13900000011&limit=1')).json.data[0];
+    expect(sent.content).toBe(
+      `【开票台】您的登录验证码为${sent.code}，${SMS_LIMITS.ttlMinutes}分钟内有效，请勿泄露给他人。`,
+    );
   });
 
   it('refuses a resend inside 60 s with the seconds left in data.number, and sends at 60 s', async () => {
@@ -146,6 +151,25 @@ describe('SMS limits under bursts and codes at rest (issue 21)', () => {
     expect(row!.attempts).toBe(SMS_LIMITS.maxAttempts);
     // burnt: the right code no longer works
     expect((await guess(code)).json.code).toBe(AUTH_CODE.BAD_SMS_CODE);
+  });
+
+  it('lets one right code sign in once when two dialogs send it at the same moment', async () => {
+    const mfa_ticket = (await accountLogin(t.app, DEMO.admin.account)).json.data.mfa_ticket;
+    await t.db.delete(smsCodes).where(eq(smsCodes.mobile, DEMO.admin.mobile));
+    expect((await sendLoginSms(t.app, DEMO.admin.mobile)).json.code).toBe(0);
+    const code = await lastSmsCode(t.app, DEMO.admin.mobile);
+    const [row] = await t.db.select().from(smsCodes).where(eq(smsCodes.mobile, DEMO.admin.mobile));
+    // both requests queue on the code's row, then read it unused: only the claim of usedAt decides
+    const held = await holdLock(t.url, 'select id from sms_codes where id = $1 for update', [row!.id]);
+    const both = [1, 2].map(() =>
+      call(t.app, 'POST', '/v3/multi-factor/login', {
+        body: { account: DEMO.admin.account, mfa_ticket, mobile: DEMO.admin.mobile, sms_code: code },
+      }),
+    );
+    await held.waiters(2);
+    await held.release();
+    const codes = (await Promise.all(both)).map((r) => r.json.code).sort();
+    expect(codes).toEqual([0, AUTH_CODE.BAD_SMS_CODE]);
   });
 
   it('compares no more than 5 guesses sent in parallel through the partner sign-on check too', async () => {
