@@ -11,7 +11,7 @@ import {
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { invoiceLines, invoices, taxDevices } from '../../db/schema/index.ts';
+import { invoiceLines, invoices, redForms, taxDevices } from '../../db/schema/index.ts';
 import { buildQrString } from './qr.ts';
 
 /**
@@ -88,6 +88,11 @@ export type InvoiceDocData = {
   hotelStay: HotelStay | null;
   /** why a small-scale taxpayer issued 3% while the 1% reduction ran (`slsm`, domain.md §2.6) */
   smallScaleReason?: SmallScaleReason | null;
+  /**
+   * 是否展示购买方/销售方银行账号 (spec §三 1.6): bank details print in 备注 only when asked for
+   * (`specific_business.show_bank`, from the issue request's `show_buyer_bank` / `show_seller_bank`)
+   */
+  showBank?: { buyer: boolean; seller: boolean };
   /** red invoices: the blue invoice they reverse */
   original: { invoiceCode: string; invoiceNo: string; redFormNo: string } | null;
   /** 票面二维码 string (domain.md §1.2) */
@@ -131,6 +136,15 @@ function hotelStayOf(raw: unknown): HotelStay | null {
   return stay;
 }
 
+/** The stored `specific_business.show_bank` flags (absent: neither). */
+export function showBankOf(raw: unknown): { buyer: boolean; seller: boolean } {
+  const flags = (raw && typeof raw === 'object' ? (raw as Record<string, unknown>).show_bank : null) as {
+    buyer?: unknown;
+    seller?: unknown;
+  } | null;
+  return { buyer: flags?.buyer === true, seller: flags?.seller === true };
+}
+
 /** The stored `specific_business.small_scale_reason` ('1' | '2'), if any. */
 export function smallScaleReasonOf(raw: unknown): SmallScaleReason | null {
   if (!raw || typeof raw !== 'object') return null;
@@ -150,7 +164,7 @@ export async function loadInvoiceDoc(
     .where(and(eq(invoices.id, invoiceId), eq(invoices.clientId, clientId)))
     .limit(1);
   if (!inv?.invoiceNo || !inv.issuedAt) return null;
-  const [lines, device, original] = await Promise.all([
+  const [lines, device, original, form] = await Promise.all([
     db
       .select()
       .from(invoiceLines)
@@ -166,6 +180,13 @@ export async function loadInvoiceDoc(
           .select({ invoiceCode: invoices.invoiceCode, invoiceNo: invoices.invoiceNo })
           .from(invoices)
           .where(and(eq(invoices.id, inv.originalInvoiceId), eq(invoices.clientId, clientId)))
+          .limit(1)
+      : Promise.resolve([]),
+    inv.redFormId
+      ? db
+          .select({ formNo: redForms.formNo })
+          .from(redForms)
+          .where(and(eq(redForms.id, inv.redFormId), eq(redForms.clientId, clientId)))
           .limit(1)
       : Promise.resolve([]),
   ]);
@@ -220,8 +241,13 @@ export async function loadInvoiceDoc(
     specific: normalizeSpecific(inv.specificBusinessCode, inv.specificBusiness),
     hotelStay: hotelStayOf(inv.specificBusiness),
     smallScaleReason: smallScaleReasonOf(inv.specificBusiness),
+    showBank: showBankOf(inv.specificBusiness),
     original: original[0]
-      ? { invoiceCode: original[0].invoiceCode, invoiceNo: original[0].invoiceNo ?? '', redFormNo: '' }
+      ? {
+          invoiceCode: original[0].invoiceCode,
+          invoiceNo: original[0].invoiceNo ?? '',
+          redFormNo: form[0]?.formNo ?? '',
+        }
       : null,
     qrString: '',
   };
