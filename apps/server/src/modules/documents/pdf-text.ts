@@ -33,7 +33,7 @@ export async function pdfTextItems(pdf: Buffer): Promise<TextItem[][]> {
     const mm = 25.4 / 72;
     const items: TextItem[] = [];
     for (const it of content.items) {
-      if (!('str' in it) || !it.str) continue;
+      if (!('str' in it) || !it.str.trim()) continue;
       const [a, b, , , e, f] = it.transform as number[];
       items.push({
         str: it.str,
