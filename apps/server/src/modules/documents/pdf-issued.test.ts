@@ -88,9 +88,16 @@ describe('issued invoice PDFs, read back by pdf.js and jsQR', () => {
       extra: { show_seller_bank: true },
     });
     await keep('company', await issue(company), company.buyer.name);
-    const special = payload(f.ids.digital, { invoiceType: '81' });
+    const drawer = { drawer: '王小明' };
+    const special = payload(f.ids.digital, {
+      invoiceType: '81',
+      info: { ...drawer, remark: '订单号 PO-2026-0042' },
+    });
     await keep('special', await issue(special), special.buyer.name);
-    const person = payload(f.ids.digital, { buyer: { title_type: 1, name: '张三', tax_code: '' } });
+    const person = payload(f.ids.digital, {
+      buyer: { title_type: 1, name: '张三', tax_code: '' },
+      info: drawer,
+    });
     await keep('person', await issue(person), '张三');
     // the full red invoice of the company invoice (开票有误: no confirmation needed)
     const applied = await kit.red('apply', { invoice_id: issued.company.id, reason: '01', full: true });
@@ -107,7 +114,7 @@ describe('issued invoice PDFs, read back by pdf.js and jsQR', () => {
           name: '工程服务',
         }),
       ],
-      info: { specific_business_code: '03' },
+      info: { specific_business_code: '03', ...drawer },
       extra: {
         building_service: { place: '浙江省-杭州市-西湖区', project_name: '云栈园区二期', cross_city: 'N' },
       },
