@@ -372,7 +372,7 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     seed({ lines: [line({ quantity: '1', price: '106' })] }, 'WEBseeded000002');
     renderForm();
     await screen.findByText('电子发票（普通发票）');
-    await userEvent.click(screen.getByRole('checkbox', { name: '备注中展示销售方开户银行及账号' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: '显示销方开户行及账号' }));
     await issue();
     expect(await screen.findByText('开票成功')).toBeTruthy();
     expect(blueBodies()[1]).toMatchObject({ show_seller_bank: true });

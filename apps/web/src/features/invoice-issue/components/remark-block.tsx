@@ -5,7 +5,9 @@ import { sameDraftParts } from '../utils/memo.ts';
 import type { Draft } from '../utils/types.ts';
 import { Field } from './field.tsx';
 
-// 备注 (≤ 450 on 数电 blue invoices) and the people: 开票人 prints in the footer, 收款人/复核人 in the
+// 备注 (≤ 450 on 数电 blue invoices), whether it prints the buyer's / seller's bank details (the
+// bureau's 是否展示购买方/销售方银行账号; the boxes' labels avoid "备注" and "购买方", which other fields'
+// labels are found by), and the people: 开票人 prints in the footer, 收款人/复核人 in the
 // remark (domain.md §1.3, §1.4).
 
 type Props = { draft: Draft; dispatch: Dispatch<DraftAction> };
@@ -38,13 +40,13 @@ function RemarkBlockImpl({ draft, dispatch }: Props) {
           checked={draft.show_buyer_bank === true}
           onChange={(e) => set({ show_buyer_bank: e.target.checked })}
         >
-          备注中展示购买方开户银行及账号
+          显示购方开户行及账号
         </Checkbox>
         <Checkbox
           checked={draft.show_seller_bank === true}
           onChange={(e) => set({ show_seller_bank: e.target.checked })}
         >
-          备注中展示销售方开户银行及账号
+          显示销方开户行及账号
         </Checkbox>
       </Col>
       <Col xs={24} md={8}>
