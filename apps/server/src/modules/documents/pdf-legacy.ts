@@ -11,7 +11,8 @@ import { remarkLines } from './remark.ts';
 /**
  * The older tax-control kinds (004, 007, 025, 026, 028, 032), which §三 does not cover: the old form
  * with 发票代码, 机器编号, 校验码, a 密码区, full buyer/seller lines and 收款人 / 复核 / 开票人 boxes.
- * Same faces and colours as the 数电 form. One page of up to 8 lines (old kinds carry a 清单 beyond).
+ * Same faces and colours as the 数电 form. Eight lines a page (electronic old kinds allow 100 lines):
+ * every page carries the whole form with 共X页 第X页, its 小计, and the last page 合计 and 价税合计.
  */
 const X0 = 10;
 const W = 190;
@@ -85,7 +86,29 @@ function vertical(pen: Pen, s: string, x: number, y: number, w: number, h: numbe
   });
 }
 
-export function drawLegacyPage(pen: Pen, inv: InvoiceDocData) {
+const PER_PAGE = 8;
+
+export function drawLegacyPages(pen: Pen, inv: InvoiceDocData, sum2: (values: string[]) => string) {
+  const count = Math.max(1, Math.ceil(inv.lines.length / PER_PAGE));
+  for (let i = 0; i < count; i++) {
+    const lines = inv.lines.slice(i * PER_PAGE, (i + 1) * PER_PAGE);
+    const last = i === count - 1;
+    const sums = last
+      ? { label: '合计', amount: inv.totalAmount, tax: inv.totalTax }
+      : { label: '小计', amount: sum2(lines.map((l) => l.amount)), tax: sum2(lines.map((l) => l.taxAmount)) };
+    drawLegacyPage(pen, inv, { lines, index: i, count, last, sums });
+  }
+}
+
+type LegacyPage = {
+  lines: InvoiceDocData['lines'];
+  index: number;
+  count: number;
+  last: boolean;
+  sums: { label: string; amount: string; tax: string };
+};
+
+function drawLegacyPage(pen: Pen, inv: InvoiceDocData, page: LegacyPage) {
   pen.doc.addPage({ size: [PAGE_W * (72 / 25.4), PAGE_H * (72 / 25.4)], margin: 0 });
   drawQr(pen, inv.qrString, X0 + 2, 4.5, 20);
   pen.text(inv.title, 0, 8 + ptToMm(18) * ASCENT, {
@@ -111,6 +134,13 @@ export function drawLegacyPage(pen: Pen, inv: InvoiceDocData) {
     const lw = pen.text(k, 143, b, { face: 'kai', size: 8, color: BROWN });
     pen.text(v, 143 + lw, b, { size: 8, w: X0 + W - 143 - lw });
   });
+  if (page.count > 1) {
+    pen.text(`共${page.count}页 第${page.index + 1}页`, 143, 9 + info.length * 4.6, {
+      face: 'kai',
+      size: 8,
+      color: BROWN,
+    });
+  }
   if (inv.machineNo) {
     const lw = pen.text('机器编号：', X0 + 25, 28.5, { face: 'kai', size: 8, color: BROWN });
     pen.text(inv.machineNo, X0 + 25 + lw, 28.5, { size: 8 });
@@ -141,7 +171,7 @@ export function drawLegacyPage(pen: Pen, inv: InvoiceDocData) {
     x += c.w;
   }
   y += HEAD_ROW;
-  inv.lines.slice(0, 8).forEach((l, li) => {
+  page.lines.forEach((l, li) => {
     let cx = X0;
     for (const c of cols) {
       drawCell(pen, c.cell(l, li), cx, y + li * ROW, c.w, c.align);
@@ -151,20 +181,23 @@ export function drawLegacyPage(pen: Pen, inv: InvoiceDocData) {
   y += 8 * ROW;
   pen.line(X0, y, X0 + W, y);
   const sb = base(y, SUM_ROW);
-  pen.text('合', X0 + 16, sb, { face: 'kai', color: BROWN });
-  pen.text('计', X0 + 30, sb, { face: 'kai', color: BROWN });
+  const [c1, c2] = [...page.sums.label] as [string, string];
+  pen.text(c1, X0 + 16, sb, { face: 'kai', color: BROWN });
+  pen.text(c2, X0 + 30, sb, { face: 'kai', color: BROWN });
   const amountRight = X0 + cols.slice(0, 6).reduce((s, c) => s + c.w, 0) - 0.6;
-  pen.text(`¥${money2(inv.totalAmount)}`, X0, sb, { w: amountRight - X0, align: 'right' });
-  pen.text(`¥${money2(inv.totalTax)}`, X0, sb, { w: W - 0.6, align: 'right' });
+  pen.text(`¥${money2(page.sums.amount)}`, X0, sb, { w: amountRight - X0, align: 'right' });
+  pen.text(`¥${money2(page.sums.tax)}`, X0, sb, { w: W - 0.6, align: 'right' });
   y += SUM_ROW;
   pen.line(X0, y, X0 + W, y);
   pen.line(X0 + 32, y, X0 + 32, y + TOTAL_ROW);
   const tb = base(y, TOTAL_ROW);
   pen.text('价税合计（大写）', X0, tb, { face: 'kai', color: BROWN, w: 32, align: 'center' });
   drawCircledTimes(pen, X0 + 34, y + 1.5);
-  pen.text(toCapital(inv.totalWithTax), X0 + 40, tb, { w: 90 });
   const lw = pen.text('（小写）', X0 + 135, tb, { face: 'kai', color: BROWN });
-  pen.text(`¥${money2(inv.totalWithTax)}`, X0 + 135 + lw, tb, { w: 38 });
+  if (page.last) {
+    pen.text(toCapital(inv.totalWithTax), X0 + 40, tb, { w: 90 });
+    pen.text(`¥${money2(inv.totalWithTax)}`, X0 + 135 + lw, tb, { w: 38 });
+  }
   y += TOTAL_ROW;
   pen.line(X0, y, X0 + W, y);
   for (const bx of [6, 110, 116]) pen.line(X0 + bx, y, X0 + bx, y + PARTY_H);

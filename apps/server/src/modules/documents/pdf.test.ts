@@ -259,6 +259,31 @@ describe('the old tax-control form (026)', () => {
   });
 });
 
+describe('the old form over eight lines', () => {
+  it('pages at 8 lines with 共X页 第X页 and 小 计; 合 计 and the capitals on the last page', async () => {
+    const inv = sampleInvoice(
+      {
+        invoiceType: '026',
+        title: '增值税电子普通发票',
+        digital: false,
+        invoiceCode: '033002100111',
+        invoiceNo: '01234567',
+      },
+      20,
+    );
+    const pages = (await extractPdfText(await renderInvoicePdf(inv))).split('\n\f\n');
+    expect(pages).toHaveLength(3);
+    expect(pages.map((p) => (p.match(/\*信息技术服务\*/g) ?? []).length)).toEqual([8, 8, 4]);
+    pages.forEach((p, i) => {
+      expect(p).toContain(`共3页 第${i + 1}页`);
+    });
+    expect(pages[0]).toMatch(/^小 计 ¥[\d.]+ ¥[\d.]+$/m);
+    expect(pages[0]).not.toContain(toChineseCapital(inv.totalWithTax));
+    expect(pages[2]).toContain(`合 计 ¥${inv.totalAmount} ¥${inv.totalTax}`);
+    expect(pages[2]).toContain(toChineseCapital(inv.totalWithTax));
+  });
+});
+
 describe('fonts', () => {
   it('has every 楷 character in the committed AR PL UKai subset', () => {
     const kai = loadFont(KAI_FONT_PATH);

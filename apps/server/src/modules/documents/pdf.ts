@@ -28,7 +28,7 @@ import {
   SINGLE_PAGE_MAX,
   TOTAL_ROW,
 } from './pdf-layout.ts';
-import { drawLegacyPage } from './pdf-legacy.ts';
+import { drawLegacyPages } from './pdf-legacy.ts';
 import { drawRedWatermark } from './pdf-marks.ts';
 import { drawParties } from './pdf-parties.ts';
 import { MM, Pen } from './pdf-pen.ts';
@@ -86,7 +86,7 @@ export async function renderInvoicePdf(inv: InvoiceDocData, opts: RenderOptions 
   });
   const pen = new Pen(doc, latin);
   if (inv.digital) drawDigital(pen, inv);
-  else drawLegacyPage(pen, inv);
+  else drawLegacyPages(pen, inv, sum2);
   doc.end();
   return done;
 }
