@@ -200,6 +200,12 @@ export const blueInvoiceRequestSchema = z.object({
    * hash of every payload without it is unchanged.
    */
   small_scale_reason: z.enum(['1', '2']).optional(),
+  /**
+   * 是否展示购买方 / 销售方银行账号 (spec §三 1.6): print that side's bank and account in 备注. Optional
+   * with no default, like small_scale_reason, so older payloads hash as before.
+   */
+  show_buyer_bank: z.boolean().optional(),
+  show_seller_bank: z.boolean().optional(),
   /** send the PDF to buyer.email once issued */
   send_email: z.boolean().default(true),
 });

@@ -90,6 +90,11 @@ export type InvoiceDocData = {
   hotelStay: HotelStay | null;
   /** why a small-scale taxpayer issued 3% while the 1% reduction ran (`slsm`, domain.md §2.6) */
   smallScaleReason?: SmallScaleReason | null;
+  /**
+   * 是否展示购买方/销售方银行账号 (spec §三 1.6): bank details print in 备注 only when asked for
+   * (`specific_business.show_bank`, from the issue request's `show_buyer_bank` / `show_seller_bank`)
+   */
+  showBank?: { buyer: boolean; seller: boolean };
   /** red invoices: the blue invoice they reverse and the 红字发票信息确认单 / 信息表 number ('' without a form) */
   original: { invoiceCode: string; invoiceNo: string; redFormNo: string } | null;
   /** 票面二维码 string (domain.md §1.2) */
@@ -131,6 +136,15 @@ function hotelStayOf(raw: unknown): HotelStay | null {
   const stay = (raw as Record<string, unknown>).hotel_stay as HotelStay | undefined;
   if (!stay || !Object.values(stay).some((v) => typeof v === 'string' && v.trim())) return null;
   return stay;
+}
+
+/** The stored `specific_business.show_bank` flags (absent: neither). */
+export function showBankOf(raw: unknown): { buyer: boolean; seller: boolean } {
+  const flags = (raw && typeof raw === 'object' ? (raw as Record<string, unknown>).show_bank : null) as {
+    buyer?: unknown;
+    seller?: unknown;
+  } | null;
+  return { buyer: flags?.buyer === true, seller: flags?.seller === true };
 }
 
 /** The stored `specific_business.small_scale_reason` ('1' | '2'), if any. */
@@ -231,6 +245,7 @@ export async function loadInvoiceDoc(
     specific: normalizeSpecific(inv.specificBusinessCode, inv.specificBusiness),
     hotelStay: hotelStayOf(inv.specificBusiness),
     smallScaleReason: smallScaleReasonOf(inv.specificBusiness),
+    showBank: showBankOf(inv.specificBusiness),
     original: original[0]
       ? {
           invoiceCode: original[0].invoiceCode,

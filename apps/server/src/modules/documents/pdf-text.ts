@@ -1,132 +1,106 @@
-import { inflateSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /**
- * Reads the text back out of a PDF this module rendered (tests, the end-to-end suite), with no
- * extra package: inflates the streams, maps glyph codes through the font's ToUnicode CMap and
- * orders the text runs top to bottom, left to right, one output line per visual line.
- *
- * Scope: pdfkit output (hex-string `TJ`/`Tj` runs, `Tm` positioning, ToUnicode CMaps with 2-byte
- * codes). Fonts are told apart by their resource name only through their CMaps' order, so this is
- * exact for documents with one embedded font (ours) — not a general PDF text extractor; for any
- * other PDF use `pdftotext` (poppler-utils).
+ * Tests only (pdfjs-dist is a dev dependency): reads a PDF the way an independent reader does, with
+ * Mozilla's pdf.js — the text layer as lines (runs on one baseline, left to right, a space where
+ * runs are apart) and page 1 rasterised, for the text-order, geometry and QR tests.
  */
-export function extractPdfText(pdf: Buffer): string {
-  const streams = readStreams(pdf);
-  const cmap = readToUnicode(streams);
-  const pages: string[] = [];
-  for (const s of streams) {
-    if (!/\bBT\b/.test(s) || s.includes('begincmap')) continue;
-    pages.push(layoutRuns(textRuns(s, cmap)));
-  }
-  return pages.join('\n\f\n');
+
+const require = createRequire(import.meta.url);
+const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
+const STANDARD_FONTS = `${path.join(PDFJS_DIR, 'standard_fonts')}/`;
+
+export type TextItem = { str: string; x: number; y: number; w: number; size: number };
+
+async function open(pdf: Buffer) {
+  return getDocument({
+    data: new Uint8Array(pdf),
+    standardFontDataUrl: STANDARD_FONTS,
+    verbosity: 0,
+  }).promise;
 }
 
-/** glyph code → text, from the ToUnicode CMap(s) of the document */
-export function readToUnicode(pdfOrStreams: Buffer | string[]): Map<number, string> {
-  const streams = Array.isArray(pdfOrStreams) ? pdfOrStreams : readStreams(pdfOrStreams);
-  const cmap = new Map<number, string>();
-  for (const s of streams) if (s.includes('begincmap')) parseCMap(s, cmap);
-  return cmap;
+/** Every text run of each page, in mm from the page's top-left corner (y is the baseline). */
+export async function pdfTextItems(pdf: Buffer): Promise<TextItem[][]> {
+  const doc = await open(pdf);
+  const pages: TextItem[][] = [];
+  for (let p = 1; p <= doc.numPages; p++) {
+    const page = await doc.getPage(p);
+    const [, , , top] = page.view as [number, number, number, number];
+    const content = await page.getTextContent();
+    const mm = 25.4 / 72;
+    const items: TextItem[] = [];
+    for (const it of content.items) {
+      if (!('str' in it) || !it.str.trim()) continue;
+      const [a, b, , , e, f] = it.transform as number[];
+      items.push({
+        str: it.str,
+        x: e! * mm,
+        y: (top - f!) * mm,
+        w: it.width * mm,
+        size: Math.hypot(a!, b!) * mm,
+      });
+    }
+    pages.push(items);
+  }
+  await doc.destroy();
+  return pages;
 }
 
-function readStreams(pdf: Buffer): string[] {
-  const out: string[] = [];
-  const latin = pdf.toString('latin1');
-  const re = /<<((?:[^<>]|<<(?:[^<>]|<<[^<>]*>>)*>>|<[^<>]*>)*)>>\s*stream\r?\n/g;
-  let m: RegExpExecArray | null = re.exec(latin);
-  while (m) {
-    const dict = m[1] ?? '';
-    const start = m.index + m[0].length;
-    const len = /\/Length (\d+)(?!\s+\d+\s+R)/.exec(dict);
-    const end = len ? start + Number(len[1]) : latin.indexOf('endstream', start);
-    let data = pdf.subarray(start, end);
-    if (/\/FlateDecode/.test(dict)) {
-      try {
-        data = inflateSync(data);
-      } catch {
-        data = Buffer.alloc(0);
-      }
-    }
-    // font programs and images are binary; only keep what can hold text operators or a CMap
-    if (!/\/Subtype\s*\/(Image|CIDFontType0C|Type1C|OpenType)/.test(dict) && !/\/Length1/.test(dict)) {
-      out.push(data.toString('latin1'));
-    }
-    re.lastIndex = end;
-    m = re.exec(latin);
-  }
-  return out;
-}
-
-const hexToString = (hex: string): string => {
-  let s = '';
-  for (let i = 0; i + 4 <= hex.length; i += 4)
-    s += String.fromCharCode(Number.parseInt(hex.slice(i, i + 4), 16));
-  return s;
-};
-
-function parseCMap(text: string, map: Map<number, string>): void {
-  for (const block of text.matchAll(/beginbfchar([\s\S]*?)endbfchar/g)) {
-    for (const p of (block[1] ?? '').matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) {
-      map.set(Number.parseInt(p[1]!, 16), hexToString(p[2]!));
-    }
-  }
-  for (const block of text.matchAll(/beginbfrange([\s\S]*?)endbfrange/g)) {
-    const body = block[1] ?? '';
-    for (const r of body.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F]+>)/g)) {
-      const lo = Number.parseInt(r[1]!, 16);
-      const hi = Number.parseInt(r[2]!, 16);
-      const dst = r[3]!;
-      if (dst.startsWith('[')) {
-        const items = [...dst.matchAll(/<([0-9a-fA-F]+)>/g)].map((x) => hexToString(x[1]!));
-        for (let c = lo; c <= hi && c - lo < items.length; c++) map.set(c, items[c - lo]!);
-      } else {
-        const base = Number.parseInt(dst.slice(1, -1), 16);
-        for (let c = lo; c <= hi; c++) map.set(c, String.fromCodePoint(base + (c - lo)));
-      }
-    }
-  }
-}
-
-type Run = { x: number; y: number; text: string };
-
-function textRuns(content: string, cmap: Map<number, string>): Run[] {
-  const runs: Run[] = [];
-  const decode = (hex: string) => {
-    let s = '';
-    for (let i = 0; i + 4 <= hex.length; i += 4)
-      s += cmap.get(Number.parseInt(hex.slice(i, i + 4), 16)) ?? '';
-    return s;
-  };
-  for (const bt of content.matchAll(/\bBT\b([\s\S]*?)\bET\b/g)) {
-    const body = bt[1] ?? '';
-    const tm = /([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+Tm/.exec(body);
-    const x = tm ? Number(tm[5]) : 0;
-    const y = tm ? Number(tm[6]) : 0;
-    let text = '';
-    for (const op of body.matchAll(/\[((?:[^\]])*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
-      if (op[1] !== undefined) for (const h of op[1].matchAll(/<([0-9a-fA-F]*)>/g)) text += decode(h[1]!);
-      else text += decode(op[2] ?? '');
-    }
-    if (text) runs.push({ x, y, text });
-  }
-  return runs;
-}
-
-/** pdfkit's text matrix: larger y is higher on the page. Runs within 2 pt share a line. */
-function layoutRuns(runs: Run[]): string {
-  const sorted = [...runs].sort((a, b) => b.y - a.y || a.x - b.x);
-  const lines: Run[][] = [];
-  for (const r of sorted) {
+/** Runs whose baselines are within 0.5 mm form a line; a gap wider than a fifth of the size is a space. */
+export function linesOf(items: TextItem[]): string[] {
+  const sorted = [...items].sort((p, q) => p.y - q.y || p.x - q.x);
+  const lines: TextItem[][] = [];
+  for (const it of sorted) {
     const line = lines[lines.length - 1];
-    if (line && Math.abs(line[0]!.y - r.y) <= 2) line.push(r);
-    else lines.push([r]);
+    if (line && Math.abs(line[0]!.y - it.y) <= 0.5) line.push(it);
+    else lines.push([it]);
   }
-  return lines
-    .map((l) =>
-      l
-        .sort((a, b) => a.x - b.x)
-        .map((r) => r.text)
-        .join(' '),
-    )
-    .join('\n');
+  return lines.map((l) => {
+    const runs = l.sort((p, q) => p.x - q.x);
+    let out = '';
+    let end = Number.NEGATIVE_INFINITY;
+    for (const r of runs) {
+      if (out && r.x - end > r.size * 0.2) out += ' ';
+      out += r.str;
+      end = r.x + r.w;
+    }
+    return out;
+  });
+}
+
+/** The text of every page, one line per visual line; pages apart by "\n\f\n". */
+export async function extractPdfText(pdf: Buffer): Promise<string> {
+  return (await pdfTextItems(pdf)).map((items) => linesOf(items).join('\n')).join('\n\f\n');
+}
+
+/** Page `n` as RGBA pixels at `dpi` (and as PNG), drawn by pdf.js on @napi-rs/canvas. */
+export async function renderPage(
+  pdf: Buffer,
+  dpi: number,
+  n = 1,
+): Promise<{ width: number; height: number; data: Uint8ClampedArray; png: Buffer }> {
+  const doc = await open(pdf);
+  const page = await doc.getPage(n);
+  const viewport = page.getViewport({ scale: dpi / 72 });
+  // pdf.js's own canvas factory: its Path2D and the canvas must come from the same module
+  const factory = (doc as unknown as { canvasFactory: { create(w: number, h: number): unknown } })
+    .canvasFactory;
+  const { canvas, context } = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height)) as {
+    canvas: { width: number; height: number; toBuffer(mime: 'image/png'): Buffer };
+    context: {
+      fillStyle: string;
+      fillRect(x: number, y: number, w: number, h: number): void;
+      getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+    };
+  };
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  await page.render({ canvasContext: context as never, viewport, canvas: canvas as never }).promise;
+  const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+  const png = canvas.toBuffer('image/png');
+  await doc.destroy();
+  return { width: canvas.width, height: canvas.height, data, png };
 }

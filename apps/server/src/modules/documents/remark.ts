@@ -1,8 +1,11 @@
 import { GOODS_TRANSPORT_VEHICLES, ID_DOCUMENT_TYPES, PASSENGER_VEHICLES } from '@kaipiao/shared';
 import type { InvoiceDocData } from './model.ts';
 
-/** Between the system-assembled parts of 备注 (domain.md §1.3). */
-export const REMARK_SEPARATOR = ';    ';
+/**
+ * Between two items on one 备注 line: the bureau's "大tab", four spaces after the item's ";"
+ * (spec §三 1.6).
+ */
+export const REMARK_SEPARATOR = '    ';
 
 /** 运输工具种类 as printed: the form sends the name; codes 1-6 (fapiaoapi) are mapped too. */
 export const transportVehicleName = (v: string): string =>
@@ -52,34 +55,42 @@ function specificRemark(inv: InvoiceDocData): string[] {
   return [];
 }
 
+/** A red invoice's reference to the blue one: the wording of the bureau's red invoices (domain.md §3). */
+export function redReference(inv: InvoiceDocData): string {
+  const o = inv.original;
+  if (!inv.red || !o) return '';
+  if (!inv.digital) return `对应正数发票代码:${o.invoiceCode}号码:${o.invoiceNo}`;
+  return `被红冲蓝字数电发票号码：${o.invoiceNo}${o.redFormNo ? ` 红字发票信息确认单编号：${o.redFormNo}` : ''}`;
+}
+
+/** The red-letter service stores its reference in the remark too: printed once, from the data. */
+const STORED_RED_REFERENCE = /^(被红冲蓝字|对应正数发票代码)/;
+
 /**
- * The printed 备注, assembled in the bureau's order (domain.md §1.3 / [XML §1.6]):
- * 被红冲信息; 代开信息; 差额征税扣除额信息; 特定要素信息; 购方开户银行/账号; 销方开户银行/账号;
- * 附加要素信息; 用户备注; 收款人; 复核人; 支付渠道/交易单号. We issue no 代开 / 差额 / payment-channel
- * invoices, so those parts are always empty here. Bank info is printed when it was entered.
+ * The printed 备注, one item per line, in the bureau's order (spec §三 1.6): 被红冲信息; 特定要素信息;
+ * 购方开户银行:…;    银行账号:…; and the same for the seller, each only when the invoice asks for it
+ * (是否展示购买方/销售方银行账号); 附加要素信息 (the hotel stay); the user's remark; 收款人:…;    复核人:…
+ * on a line of their own. We issue no 代开 / 差额 / payment-channel invoices, so those parts stay empty.
  *
- * Older tax-control kinds print 收款人/复核人 in their own boxes and keep the remark short.
+ * Older tax-control kinds print 收款人/复核人 and the bank lines in their own boxes: only the red
+ * reference and the user's remark.
  */
-export function assembleRemark(inv: InvoiceDocData): string {
-  const parts: string[] = [];
-  if (inv.red && inv.original) {
-    parts.push(
-      inv.digital
-        ? `被红冲蓝字数电票号码：${inv.original.invoiceNo}${inv.original.redFormNo ? ` 红字发票信息确认单编号：${inv.original.redFormNo}` : ''}`
-        : `对应正数发票代码:${inv.original.invoiceCode}号码:${inv.original.invoiceNo}`,
-    );
-  }
-  if (!inv.digital) {
-    if (inv.remark.trim()) parts.push(inv.remark.trim());
-    return parts.join(REMARK_SEPARATOR);
-  }
-  parts.push(...specificRemark(inv));
-  if (inv.buyer.bankName || inv.buyer.bankAccount) {
-    parts.push(`购方开户银行：${inv.buyer.bankName}；银行账号：${inv.buyer.bankAccount}`);
-  }
-  if (inv.seller.bankName || inv.seller.bankAccount) {
-    parts.push(`销方开户银行：${inv.seller.bankName}；银行账号：${inv.seller.bankAccount}`);
-  }
+export function remarkLines(inv: InvoiceDocData): string[] {
+  const lines: string[] = [];
+  const red = redReference(inv);
+  if (red) lines.push(inv.digital ? `${red};` : red);
+  const own = inv.remark
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !(red && STORED_RED_REFERENCE.test(l)));
+  if (!inv.digital) return [...lines, ...own];
+  lines.push(...specificRemark(inv).map((l) => `${l};`));
+  const bank = (who: '购方' | '销方', p: InvoiceDocData['buyer']) =>
+    `${who}开户银行:${p.bankName};${REMARK_SEPARATOR}银行账号:${p.bankAccount};`;
+  if (inv.showBank?.buyer && (inv.buyer.bankName || inv.buyer.bankAccount))
+    lines.push(bank('购方', inv.buyer));
+  if (inv.showBank?.seller && (inv.seller.bankName || inv.seller.bankAccount))
+    lines.push(bank('销方', inv.seller));
   const stay = inv.hotelStay;
   if (stay) {
     const extra = [
@@ -87,10 +98,17 @@ export function assembleRemark(inv: InvoiceDocData): string {
       stay.guest_name && `入住人：${stay.guest_name}`,
       (stay.check_in || stay.check_out) && `入住日期：${stay.check_in} 至 ${stay.check_out}`,
     ].filter(Boolean);
-    if (extra.length) parts.push(extra.join('；'));
+    if (extra.length) lines.push(`${extra.join('；')};`);
   }
-  if (inv.remark.trim()) parts.push(inv.remark.trim());
-  if (inv.payee) parts.push(`收款人：${inv.payee}`);
-  if (inv.reviewer) parts.push(`复核人：${inv.reviewer}`);
-  return parts.join(REMARK_SEPARATOR);
+  lines.push(...own);
+  const people = [inv.payee && `收款人:${inv.payee};`, inv.reviewer && `复核人:${inv.reviewer};`].filter(
+    Boolean,
+  );
+  if (people.length) lines.push(people.join(REMARK_SEPARATOR));
+  return lines;
+}
+
+/** The 备注 as one string (the XML's Remark): the printed lines, a 大tab apart. */
+export function assembleRemark(inv: InvoiceDocData): string {
+  return remarkLines(inv).join(REMARK_SEPARATOR);
 }

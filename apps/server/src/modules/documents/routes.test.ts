@@ -75,7 +75,7 @@ describe('invoice documents: download and e-mail', () => {
     const cd = String(res.headers['content-disposition']);
     expect(cd).toMatch(/^attachment; filename="[ -~]+"; filename\*=UTF-8''/);
     expect(decodeURIComponent(cd.split("UTF-8''")[1]!)).toBe(`电子发票（普通发票）_${inv.invoiceNo}.pdf`);
-    const text = extractPdfText(res.rawPayload);
+    const text = await extractPdfText(res.rawPayload);
     expect(text).toContain('上海明远贸易有限公司');
     expect(text).toContain(inv.invoiceNo!);
     expect(text).toContain(toChineseCapital('212.00'));
@@ -409,7 +409,7 @@ describe('after issue (jobs on)', () => {
       .select()
       .from(invoiceFiles)
       .where(and(eq(invoiceFiles.invoiceId, invoiceId), eq(invoiceFiles.kind, 'pdf')));
-    const text = extractPdfText(pdf!.content);
+    const text = await extractPdfText(pdf!.content);
     expect(text).toContain('接口开票客户');
     expect(text).toContain(res.json.data.invoice_no);
     expect(text).toContain(toChineseCapital(res.json.data.total_price_with_tax));

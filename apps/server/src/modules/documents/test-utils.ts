@@ -1,16 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { inflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { validateXML } from 'xmllint-wasm';
 import type { Db } from '../../db/client.ts';
 import { invoiceLines, invoices, taxDevices } from '../../db/schema/index.ts';
 import { DEMO } from '../../db/seed/demo.ts';
-import { CJK_FONT_PATH } from './pdf.ts';
-import { readToUnicode } from './pdf-text.ts';
+import type { InvoiceDocData } from './model.ts';
 
 /** Test helpers of the documents module. */
+
+const neg = (v: string) => (v.startsWith('-') ? v : `-${v}`);
+/** The full red invoice of a constructed blue one (confirmation form 33010826112200000123). */
+export function redOf(inv: InvoiceDocData): InvoiceDocData {
+  return {
+    ...inv,
+    red: true,
+    invoiceNo: '26332000000000012399',
+    original: { invoiceCode: '', invoiceNo: inv.invoiceNo, redFormNo: '33010826112200000123' },
+    lines: inv.lines.map((l) => ({
+      ...l,
+      amount: neg(l.amount),
+      taxAmount: neg(l.taxAmount),
+      quantity: l.quantity && neg(l.quantity),
+    })),
+    totalAmount: neg(inv.totalAmount),
+    totalTax: neg(inv.totalTax),
+    totalWithTax: neg(inv.totalWithTax),
+  };
+}
 
 /**
  * A small well-formedness check (no XML package in the project): one root, tags balanced and
@@ -54,46 +71,6 @@ export async function xsdErrors(xml: string, schema = EINVOICE_XSD): Promise<str
     schema: [{ fileName: 'einvoice-v0.36.xsd', contents: schema }],
   });
   return res.valid ? [] : res.errors.map((e) => e.message);
-}
-
-type Outlined = {
-  getGlyph(id: number): { path: { toSVG(): string } };
-  glyphForCodePoint(cp: number): { path: { toSVG(): string } };
-};
-const require = createRequire(import.meta.url);
-const fontkit = () =>
-  createRequire(require.resolve('pdfkit'))('fontkit') as {
-    create(b: Buffer): Outlined;
-    openSync(p: string): Outlined;
-  };
-
-/**
- * Every glyph of the document's embedded CFF subset, parsed back with fontkit (wrapped in a
- * one-table OpenType file), next to the same character's outline in the source font: equal
- * outlines mean the subset (and its subroutine renumbering) draws exactly what the font draws.
- */
-export function embeddedOutlines(pdf: Buffer): { text: string; embedded: string; source: string }[] {
-  const latin = pdf.toString('latin1');
-  const m = /\/Subtype \/CIDFontType0C[\s\S]*?>>\s*stream\r?\n/.exec(latin);
-  if (!m) throw new Error('no CFF font program');
-  const len = Number(/\/Length (\d+)/.exec(m[0])![1]);
-  const start = m.index + m[0].length;
-  const cff = inflateSync(pdf.subarray(start, start + len));
-  const head = Buffer.alloc(28);
-  head.write('OTTO', 0, 'latin1');
-  head.writeUInt16BE(1, 4);
-  head.write('CFF ', 12, 'latin1');
-  head.writeUInt32BE(28, 20);
-  head.writeUInt32BE(cff.length, 24);
-  const embedded = fontkit().create(Buffer.concat([head, cff, Buffer.alloc((4 - (cff.length % 4)) % 4)]));
-  const source = fontkit().openSync(CJK_FONT_PATH);
-  return [...readToUnicode(pdf)]
-    .filter(([code, text]) => code > 0 && text)
-    .map(([code, text]) => ({
-      text,
-      embedded: embedded.getGlyph(code).path.toSVG(),
-      source: source.glyphForCodePoint(text.codePointAt(0)!).path.toSVG(),
-    }));
 }
 
 /** An issued (or still issuing) invoice written straight to the tables, as the issuing code leaves it. */

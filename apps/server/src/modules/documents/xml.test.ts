@@ -180,9 +180,9 @@ describe('invoice XML — bureau spec V5.002 §四, validated against einvoice-v
     expect(xmlText(xml, 'IssueTime')).toEqual(['2026-11-22']);
     expect(xmlText(xml, 'TaxBureauCode')).toEqual(['13300000000']);
     expect(xmlText(xml, 'TaxBureauName')).toEqual(['国家税务总局浙江省税务局']);
-    expect(xmlText(xml, 'Remark')).toEqual([
-      '销方开户银行：招商银行杭州分行；银行账号：571908765410001;    项目编号：YZ-2026-118;    收款人：李娜;    复核人：张伟',
-    ]);
+    // the 备注 lines of §三 joined by four spaces: bank details only when asked for (not here),
+    // 收款人/复核人 on their own line in the spec's form
+    expect(xmlText(xml, 'Remark')).toEqual(['项目编号：YZ-2026-118    收款人:李娜;    复核人:张伟;']);
     // nothing the spec lacks
     expect(xml).not.toMatch(/Slsm|OriginalInvoiceNumber|<InvoiceCode>|特定业务/);
   });

@@ -143,6 +143,12 @@ export async function issueBlue(
   if (req.hotel_stay) specificBusiness.hotel_stay = req.hotel_stay;
   // slsm: only when asked for (small-scale 3% while the 1% reduction runs), else ignored
   if (smallScaleReason) specificBusiness.small_scale_reason = smallScaleReason;
+  // bank details print in 备注 only when asked for (documents/remark.ts)
+  if (req.show_buyer_bank || req.show_seller_bank)
+    specificBusiness.show_bank = {
+      buyer: req.show_buyer_bank === true,
+      seller: req.show_seller_bank === true,
+    };
   const newInvoice: NewInvoice = {
     clientId: actor.clientId,
     storeId: actor.storeId,

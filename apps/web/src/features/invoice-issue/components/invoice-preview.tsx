@@ -24,8 +24,9 @@ const SEP = ';    ';
 function remarkOf(p: BlueInvoicePayload): string {
   const parts: string[] = [];
   const b = p.buyer;
-  if (b.bank_name || b.bank_account)
-    parts.push(`购方开户银行：${b.bank_name ?? ''}；银行账号：${b.bank_account ?? ''}`);
+  // printed only when asked for (spec §三 1.6), as the server's documents/remark.ts prints it
+  if (p.show_buyer_bank && (b.bank_name || b.bank_account))
+    parts.push(`购方开户银行:${b.bank_name ?? ''};    银行账号:${b.bank_account ?? ''};`);
   const s = p.hotel_stay;
   if (s) {
     const stay = [

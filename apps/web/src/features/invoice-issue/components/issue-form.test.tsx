@@ -358,4 +358,24 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     expect(await screen.findByText('开票成功')).toBeTruthy();
     expect(blueBodies()[1]).not.toHaveProperty('small_scale_reason');
   });
+
+  it('asks for bank details in 备注 only when a box is ticked (是否展示银行账号)', async () => {
+    seed({ lines: [line({ quantity: '1', price: '106' })] });
+    const first = renderForm();
+    await screen.findByText('电子发票（普通发票）');
+    await issue();
+    expect(await screen.findByText('开票成功')).toBeTruthy();
+    expect(blueBodies()[0]).not.toHaveProperty('show_buyer_bank');
+    expect(blueBodies()[0]).not.toHaveProperty('show_seller_bank');
+    first.unmount();
+
+    seed({ lines: [line({ quantity: '1', price: '106' })] }, 'WEBseeded000002');
+    renderForm();
+    await screen.findByText('电子发票（普通发票）');
+    await userEvent.click(screen.getByRole('checkbox', { name: '显示销方开户行及账号' }));
+    await issue();
+    expect(await screen.findByText('开票成功')).toBeTruthy();
+    expect(blueBodies()[1]).toMatchObject({ show_seller_bank: true });
+    expect(blueBodies()[1]).not.toHaveProperty('show_buyer_bank');
+  });
 });

@@ -1,11 +1,13 @@
-import { Col, Input, Row } from 'antd';
+import { Checkbox, Col, Input, Row } from 'antd';
 import { type Dispatch, memo } from 'react';
 import type { DraftAction } from '../utils/draft.ts';
 import { sameDraftParts } from '../utils/memo.ts';
 import type { Draft } from '../utils/types.ts';
 import { Field } from './field.tsx';
 
-// 备注 (≤ 450 on 数电 blue invoices) and the people: 开票人 prints in the footer, 收款人/复核人 in the
+// 备注 (≤ 450 on 数电 blue invoices), whether it prints the buyer's / seller's bank details (the
+// bureau's 是否展示购买方/销售方银行账号; the boxes' labels avoid "备注" and "购买方", which other fields'
+// labels are found by), and the people: 开票人 prints in the footer, 收款人/复核人 in the
 // remark (domain.md §1.3, §1.4).
 
 type Props = { draft: Draft; dispatch: Dispatch<DraftAction> };
@@ -13,8 +15,11 @@ type Props = { draft: Draft; dispatch: Dispatch<DraftAction> };
 export const REMARK_MAX = 450;
 
 function RemarkBlockImpl({ draft, dispatch }: Props) {
-  const set = (patch: Partial<Pick<Draft, 'remark' | 'drawer' | 'payee' | 'reviewer'>>) =>
-    dispatch({ type: 'field', patch });
+  const set = (
+    patch: Partial<
+      Pick<Draft, 'remark' | 'drawer' | 'payee' | 'reviewer' | 'show_buyer_bank' | 'show_seller_bank'>
+    >,
+  ) => dispatch({ type: 'field', patch });
   return (
     <Row gutter={16}>
       <Col span={24}>
@@ -29,6 +34,20 @@ function RemarkBlockImpl({ draft, dispatch }: Props) {
             placeholder="选填，最多450个字符；收款人、复核人会自动附在备注末尾"
           />
         </Field>
+      </Col>
+      <Col span={24}>
+        <Checkbox
+          checked={draft.show_buyer_bank === true}
+          onChange={(e) => set({ show_buyer_bank: e.target.checked })}
+        >
+          显示购方开户行及账号
+        </Checkbox>
+        <Checkbox
+          checked={draft.show_seller_bank === true}
+          onChange={(e) => set({ show_seller_bank: e.target.checked })}
+        >
+          显示销方开户行及账号
+        </Checkbox>
       </Col>
       <Col xs={24} md={8}>
         <Field path="invoice_info.drawer" label="开票人" id="issue-drawer">
@@ -64,4 +83,7 @@ function RemarkBlockImpl({ draft, dispatch }: Props) {
   );
 }
 
-export const RemarkBlock = memo(RemarkBlockImpl, sameDraftParts(['remark', 'drawer', 'payee', 'reviewer']));
+export const RemarkBlock = memo(
+  RemarkBlockImpl,
+  sameDraftParts(['remark', 'drawer', 'payee', 'reviewer', 'show_buyer_bank', 'show_seller_bank']),
+);

@@ -99,6 +99,8 @@ export function buildRequest(
   if (code === '09') payload.passenger_transport = draft.passengers.map(({ key: _key, ...p }) => p);
   if (draft.stay) payload.hotel_stay = { ...draft.stay };
   if (opts.reasonNeeded && draft.small_scale_reason) payload.small_scale_reason = draft.small_scale_reason;
+  if (draft.show_buyer_bank) payload.show_buyer_bank = true;
+  if (draft.show_seller_bank) payload.show_seller_bank = true;
   return payload;
 }
 

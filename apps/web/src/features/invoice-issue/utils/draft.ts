@@ -172,7 +172,17 @@ export type DraftAction =
   | {
       type: 'field';
       patch: Partial<
-        Pick<Draft, 'remark' | 'drawer' | 'payee' | 'reviewer' | 'send_email' | 'small_scale_reason'>
+        Pick<
+          Draft,
+          | 'remark'
+          | 'drawer'
+          | 'payee'
+          | 'reviewer'
+          | 'send_email'
+          | 'small_scale_reason'
+          | 'show_buyer_bank'
+          | 'show_seller_bank'
+        >
       >;
     }
   | { type: 'specific'; code: Draft['specific_business_code'] }

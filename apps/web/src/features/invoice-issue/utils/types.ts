@@ -112,6 +112,12 @@ export type Draft = {
    * not chosen; sent only while it is asked for (drafts saved before it existed lack it)
    */
   small_scale_reason: '' | SmallScaleReason;
+  /**
+   * 是否展示购买方 / 销售方银行账号 (spec §三 1.6): print that side's bank and account in 备注; sent only
+   * when ticked (drafts saved before they existed lack them)
+   */
+  show_buyer_bank?: boolean;
+  show_seller_bank?: boolean;
 };
 
 /** field path → Chinese message */
