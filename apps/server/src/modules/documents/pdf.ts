@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import { loadPdfKit } from '../../lib/heavy-modules.ts';
 import { yuan } from './format.ts';
 import type { DocLine, InvoiceDocData } from './model.ts';
 import { drawHeader } from './pdf-header.ts';
@@ -66,6 +66,7 @@ const sum2 = (values: string[]): string => {
 
 export async function renderInvoicePdf(inv: InvoiceDocData, opts: RenderOptions = {}): Promise<Buffer> {
   const latin = opts.font === 'Helvetica';
+  const PDFDocument = await loadPdfKit();
   const doc = new PDFDocument({
     autoFirstPage: false,
     compress: opts.compress ?? true,
