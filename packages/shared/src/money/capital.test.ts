@@ -166,3 +166,25 @@ describe('formatAmount / formatMoney', () => {
     expect(formatMoney(undefined)).toBe('');
   });
 });
+
+describe('toChineseNumeral / formatMoney — edges', () => {
+  it('fractionDigits outside 0–4 or not whole is refused with the Chinese message', () => {
+    for (const fd of [-1, 1.5, 5]) {
+      expect(() => toChineseNumeral('1', { fractionDigits: fd as 2 }), String(fd)).toThrow(
+        '小数位数须为0到4位',
+      );
+    }
+  });
+
+  it('formatAmount and formatMoney give "" for missing or unreadable input', () => {
+    for (const v of [null, undefined, '', 'abc', '1e3']) {
+      expect(formatAmount(v), String(v)).toBe('');
+      expect(formatMoney(v, { symbol: true }), String(v)).toBe('');
+    }
+  });
+
+  it('formatMoney with no decimals prints no point', () => {
+    expect(formatMoney('1234567.5', { fractionDigits: 0 })).toBe('1,234,568');
+    expect(formatMoney(-999.4, { fractionDigits: 0, symbol: true })).toBe('-¥999');
+  });
+});

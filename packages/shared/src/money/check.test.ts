@@ -334,3 +334,266 @@ describe('checkInvoiceAmounts — 0%, 免税, 不征税 flags (domain.md §2.5)'
     expect(check({ preferentialCode: '11' }, '0.13')).toEqual([]);
   });
 });
+
+describe('checkInvoiceAmounts — what the payload may leave out or pad', () => {
+  it('a line without quantity, price, code, flag or policy keys passes', () => {
+    const bare: CheckLine = {
+      amount: '100.00',
+      taxRate: '0.13',
+      taxAmount: '13.00',
+      amountWithTax: '113.00',
+    };
+    expect(checkInvoiceAmounts(invoice([bare]))).toEqual([]);
+  });
+
+  it('empty or blank quantity and price count as not given', () => {
+    for (const blank of ['', '  ', null]) {
+      expect(
+        checkInvoiceAmounts(invoice([{ ...line('100'), quantity: blank, unitPrice: blank }])),
+        String(blank),
+      ).toEqual([]);
+    }
+  });
+
+  it('amounts, quantities and prices with spaces around them are read', () => {
+    const l = line('113');
+    const padded = {
+      ...l,
+      amount: ` ${l.amount} `,
+      taxAmount: ` ${l.taxAmount} `,
+      amountWithTax: ` ${l.amountWithTax} `,
+      quantity: ' 2 ',
+      unitPrice: ' 50 ',
+    };
+    expect(checkInvoiceAmounts({ direction: 'blue', lines: [padded], ...computeTotals([l]) })).toEqual([]);
+  });
+
+  it('numbers where strings are expected are format errors, not crashes', () => {
+    const l = line('113');
+    expect(
+      checkInvoiceAmounts(
+        invoice([
+          { ...l, amount: 100 as unknown as string, quantity: 2 as unknown as string, unitPrice: '50' },
+        ]),
+      ),
+    ).toEqual([{ field: 'goods_info.0.amount', message: '第1行金额格式不正确，最多两位小数' }]);
+    expect(
+      checkInvoiceAmounts(invoice([{ ...l, quantity: 2 as unknown as string, unitPrice: '50' }])),
+    ).toEqual([{ field: 'goods_info.0.quantity', message: '第1行数量格式不正确' }]);
+  });
+});
+
+describe('checkInvoiceAmounts — format errors name each field', () => {
+  it('a bad 价税合计 is named; the line is then left out of the totals checks', () => {
+    const good = line('113');
+    const bad = { ...line('113'), amountWithTax: '113.0x' };
+    // totals as if both lines were fine: no total error is reported on top of the format error
+    const totals = computeTotals([good, line('113')]);
+    expect(checkInvoiceAmounts({ direction: 'blue', lines: [good, bad], ...totals })).toEqual([
+      { field: 'goods_info.1.amount_with_tax', message: '第2行价税合计格式不正确，最多两位小数' },
+    ]);
+  });
+
+  it('a bad unit price is named, with a good quantity', () => {
+    expect(checkInvoiceAmounts(invoice([{ ...line('113'), quantity: '2', unitPrice: '5o' }]))).toEqual([
+      { field: 'goods_info.0.price', message: '第1行单价格式不正确' },
+    ]);
+  });
+
+  it('bad totals are each named', () => {
+    const l = line('113');
+    expect(
+      checkInvoiceAmounts({
+        direction: 'blue',
+        lines: [l],
+        totalAmount: 'x',
+        totalTax: '13.00',
+        totalWithTax: '113.00',
+      }),
+    ).toEqual([{ field: 'invoice_info.total_amount', message: '合计金额格式不正确，最多两位小数' }]);
+    expect(
+      checkInvoiceAmounts({
+        direction: 'blue',
+        lines: [l],
+        totalAmount: '100.00',
+        totalTax: '13.00',
+        totalWithTax: '1.131',
+      }),
+    ).toEqual([{ field: 'invoice_info.total_price_with_tax', message: '价税合计格式不正确，最多两位小数' }]);
+  });
+
+  it('no lines: only that is said, whatever the totals', () => {
+    expect(
+      checkInvoiceAmounts({
+        direction: 'blue',
+        lines: [],
+        totalAmount: '100.00',
+        totalTax: '13.00',
+        totalWithTax: '113.00',
+      }),
+    ).toEqual([{ field: 'goods_info', message: '请至少添加一行项目' }]);
+  });
+});
+
+describe('checkInvoiceAmounts — signs line by line', () => {
+  // 金额 10, 税额 −11, 价税合计 −1: the identity holds, the signs do not
+  const mixed = { amount: '10.00', taxAmount: '-11.00', amountWithTax: '-1.00', taxRate: '0.13' };
+
+  it('a red line with any positive part is refused', () => {
+    expect(
+      checkInvoiceAmounts({
+        direction: 'red',
+        lines: [{ ...mixed }],
+        totalAmount: '10.00',
+        totalTax: '-11.00',
+        totalWithTax: '-1.00',
+      }),
+    ).toContainEqual({
+      field: 'goods_info.0.amount',
+      message: '第1行：红字发票的金额和税额不能大于0',
+    });
+  });
+
+  it('red totals with any positive part are refused', () => {
+    const red = line('-113');
+    expect(
+      checkInvoiceAmounts({
+        direction: 'red',
+        lines: [red],
+        totalAmount: '10.00',
+        totalTax: '-11.00',
+        totalWithTax: '-1.00',
+      }),
+    ).toContainEqual({
+      field: 'invoice_info.total_amount',
+      message: '红字发票的合计金额、合计税额和价税合计不能大于0',
+    });
+  });
+
+  it('a blue normal line needs 金额 and 价税合计 above 0', () => {
+    expect(checkInvoiceAmounts(invoice([{ ...mixed }]))).toContainEqual({
+      field: 'goods_info.0.amount',
+      message: '第1行金额须大于0',
+    });
+  });
+
+  it('a blue discount line needs 金额 and 价税合计 below 0', () => {
+    const d = line('100', '0.13', { lineKind: 2 });
+    const disc = { ...d, lineKind: 1 as const, amount: '-10.00', taxAmount: '11.00', amountWithTax: '1.00' };
+    expect(checkInvoiceAmounts(invoice([d, disc]))).toContainEqual({
+      field: 'goods_info.1.amount',
+      message: '第2行折扣行金额须小于0',
+    });
+  });
+
+  it('a discount line with only a quantity, or only a price, is refused', () => {
+    const d = line('100', '0.13', { lineKind: 2 });
+    const disc = makeDiscountLine({ ...d, lineKind: 2 as const } as never, '10', {
+      priceIncludesTax: true,
+    }) as unknown as CheckLine;
+    for (const extra of [{ quantity: '1' }, { unitPrice: '8.85' }]) {
+      expect(checkInvoiceAmounts(invoice([d, { ...disc, ...extra }]))).toEqual([
+        { field: 'goods_info.1.quantity', message: '第2行折扣行不能填写数量和单价' },
+      ]);
+    }
+  });
+
+  it('a discounted line at the very end has no discount after it', () => {
+    expect(checkInvoiceAmounts(invoice([line('5'), line('100', '0.13', { lineKind: 2 })]))).toEqual([
+      { field: 'goods_info.1.line_kind', message: '第2行为被折扣行，其后须紧跟折扣行' },
+    ]);
+  });
+});
+
+describe('checkInvoiceAmounts — discount pairs, field by field', () => {
+  const pair = () => {
+    const d = line('100', '0', { lineKind: 2, zeroRateFlag: '3' });
+    const disc = makeDiscountLine({ ...d, lineKind: 2 as const } as never, '10', {
+      priceIncludesTax: true,
+    }) as unknown as CheckLine;
+    return [d, disc] as const;
+  };
+
+  it('a discount line may leave the code empty', () => {
+    const [d, disc] = pair();
+    expect(checkInvoiceAmounts(invoice([d, { ...disc, taxClassCode: '' }]))).toEqual([]);
+    expect(checkInvoiceAmounts(invoice([{ ...d, taxClassCode: null }, disc]))).toEqual([]);
+  });
+
+  it('the zero-rate flag must match too', () => {
+    const [d, disc] = pair();
+    expect(checkInvoiceAmounts(invoice([d, { ...disc, zeroRateFlag: '' }]))).toEqual([
+      { field: 'goods_info.1.preferential_code', message: '第2行折扣行的优惠政策须与被折扣行一致' },
+    ]);
+  });
+
+  it('a discounted line with a malformed amount is reported, its discount is not compared', () => {
+    const [d, disc] = pair();
+    for (const broken of [{ amount: '1OO.00' }, { amountWithTax: '1OO.00' }]) {
+      const issues = checkInvoiceAmounts({
+        direction: 'blue',
+        lines: [{ ...d, ...broken }, disc],
+        ...computeTotals([d, disc]),
+      });
+      expect(issues.map((i) => i.field)).toContain(
+        `goods_info.0.${'amount' in broken ? 'amount' : 'amount_with_tax'}`,
+      );
+      expect(issues.map((i) => i.message)).not.toContain('第2行折扣金额不能大于被折扣行金额');
+    }
+  });
+});
+
+describe('checkInvoiceAmounts — flags and policies on lines that leave them out', () => {
+  it('免税 by the legacy flag alone, 不征税 likewise, a 6… code with 不征税 and no policy', () => {
+    const l = (extra: Partial<CheckLine>) => {
+      const { zeroRateFlag: _f, preferentialCode: _p, ...rest } = line('50', '0');
+      return { ...rest, ...extra };
+    };
+    expect(checkInvoiceAmounts(invoice([l({ zeroRateFlag: '1' })]))).toEqual([]);
+    expect(
+      checkInvoiceAmounts(invoice([l({ zeroRateFlag: '2', taxClassCode: '6010000000000000000' })])),
+    ).toEqual([]);
+    expect(
+      checkInvoiceAmounts(
+        invoice([l({ zeroRateFlag: '2', preferentialCode: '', taxClassCode: '6010000000000000000' })]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('a 6… code: 0% without the 不征税 flag, or with another policy, is refused', () => {
+    const code6 = { taxClassCode: '6010000000000000000' };
+    expect(checkInvoiceAmounts(invoice([line('50', '0', { ...code6, zeroRateFlag: '' })]))).toEqual([
+      {
+        field: 'goods_info.0.zero_rate_flag',
+        message: '第1行税收分类编码以6开头（未发生销售行为的不征税项目），须选择不征税',
+      },
+    ]);
+    expect(
+      checkInvoiceAmounts(
+        invoice([line('50', '0', { ...code6, zeroRateFlag: '2', preferentialCode: '03' })]),
+      ),
+    ).toContainEqual({
+      field: 'goods_info.0.zero_rate_flag',
+      message: '第1行税收分类编码以6开头（未发生销售行为的不征税项目），须选择不征税',
+    });
+  });
+
+  it('免税 or 不征税 policies on a taxed line are reported once, as flag errors', () => {
+    expect(
+      checkInvoiceAmounts(invoice([line('106', '0.06', { zeroRateFlag: '', preferentialCode: '03' })])),
+    ).toEqual([
+      {
+        field: 'goods_info.0.zero_rate_flag',
+        message: '第1行免税须使用税率0、零税率标识“免税”及优惠政策“免税”',
+      },
+    ]);
+    expect(
+      checkInvoiceAmounts(invoice([line('106', '0.06', { zeroRateFlag: '', preferentialCode: '04' })])),
+    ).toEqual([
+      {
+        field: 'goods_info.0.zero_rate_flag',
+        message: '第1行不征税须使用税率0、零税率标识“不征税”及优惠政策“不征税”',
+      },
+    ]);
+  });
+});

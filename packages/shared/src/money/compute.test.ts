@@ -10,6 +10,8 @@ import {
   distributeDiscount,
   invoiceTaxError,
   makeDiscountLine,
+  taxFromExclusive,
+  taxFromInclusive,
 } from './compute.ts';
 import { Dec } from './decimal.ts';
 import { TAX_RATES } from './rates.ts';
@@ -575,5 +577,214 @@ describe('discount lines', () => {
       ),
       RUNS,
     );
+  });
+});
+
+describe('computeLine — blanks, errors and derived values', () => {
+  it('null, empty and blank quantity or price count as not given', () => {
+    for (const blank of [null, '', '  ', undefined]) {
+      expect(
+        computeLine({
+          priceIncludesTax: true,
+          taxRate: '0.13',
+          amount: '113',
+          quantity: blank,
+          price: blank,
+        }),
+        String(blank),
+      ).toEqual({
+        quantity: null,
+        unitPrice: null,
+        unitPriceWithTax: null,
+        amount: '100.00',
+        taxAmount: '13.00',
+        amountWithTax: '113.00',
+      });
+    }
+  });
+
+  it('names the field that cannot be read', () => {
+    expect(() =>
+      computeLine({ priceIncludesTax: true, taxRate: '0.13', quantity: '2件', price: '5' }),
+    ).toThrow('数量格式不正确');
+    expect(() =>
+      computeLine({ priceIncludesTax: true, taxRate: '0.13', quantity: '2', price: '¥5' }),
+    ).toThrow('单价格式不正确');
+    expect(() => taxFromInclusive('113', '13%')).toThrow('税率格式不正确');
+    expect(() => taxFromExclusive('100', '13%')).toThrow('税率格式不正确');
+    expect(() => computeTotals([{ amount: '100.00', taxAmount: '13.0O' }])).toThrow('税额格式不正确');
+    expect(() => invoiceTaxError([{ amount: '100.00', taxAmount: '13.00', taxRate: 'x' }])).toThrow(
+      '税率格式不正确',
+    );
+    expect(() => invoiceTaxError([{ amount: '100.00', taxAmount: 'x', taxRate: '0.13' }])).toThrow(
+      '税额格式不正确',
+    );
+  });
+
+  it('a tax-inclusive entered price stays the tax-inclusive unit price even when the product rounds', () => {
+    // 3 × 0.333 = 0.999 → 价税合计 1.00; the price as entered is kept, not 1.00 / 3
+    expect(
+      computeLine({ priceIncludesTax: true, taxRate: '0.13', quantity: '3', price: '0.333' }),
+    ).toMatchObject({
+      unitPriceWithTax: '0.333',
+      amountWithTax: '1.00',
+    });
+  });
+
+  it('a quantity that rounds to 0 is dropped, with the unit prices', () => {
+    expect(
+      computeLine({ priceIncludesTax: true, taxRate: '0.13', amount: '0.01', price: '100000000000' }),
+    ).toEqual({
+      quantity: null,
+      unitPrice: null,
+      unitPriceWithTax: null,
+      amount: '0.01',
+      taxAmount: '0.00',
+      amountWithTax: '0.01',
+    });
+  });
+});
+
+describe('computeInvoiceTaxByTotal — which line takes the cent', () => {
+  const at13 = (amount: string, lineKind: 0 | 1 | 2 = 0) => ({
+    ...computeLine({
+      priceIncludesTax: true,
+      taxRate: '0.13',
+      amount,
+      lineKind: lineKind === 1 ? 1 : undefined,
+    }),
+    taxRate: '0.13',
+    lineKind,
+  });
+
+  it('two lines of ¥1.00: tax on the total is 0.23, the first line gives up the cent', () => {
+    const out = computeInvoiceTaxByTotal([at13('1.00'), at13('1.00')], { priceIncludesTax: true });
+    expect(out.map((l) => [l.amount, l.taxAmount, l.amountWithTax])).toEqual([
+      ['0.89', '0.11', '1.00'],
+      ['0.88', '0.12', '1.00'],
+    ]);
+  });
+
+  it('normal lines before discounted lines before discount lines, whatever their rounding', () => {
+    // the discounted line's own rounding is further off, but a normal line takes the cent first
+    const out = computeInvoiceTaxByTotal([at13('0.05', 2), at13('-0.04', 1), at13('0.5')], {
+      priceIncludesTax: true,
+    });
+    expect(out.map((l) => l.taxAmount)).toEqual(['0.01', '0.00', '0.05']);
+    expect(out.map((l) => l.amountWithTax)).toEqual(['0.05', '-0.04', '0.50']);
+  });
+
+  it('a group that needs no cent is returned as given', () => {
+    const loose = {
+      amount: '100',
+      taxAmount: '13',
+      amountWithTax: '113',
+      taxRate: '0.13',
+      quantity: '1',
+      unitPrice: '100',
+      unitPriceWithTax: '113',
+    };
+    expect(computeInvoiceTaxByTotal([loose], { priceIncludesTax: false })).toEqual([loose]);
+  });
+
+  it('0% lines are left as they are, even with a tax on them', () => {
+    const zero = {
+      amount: '100.00',
+      taxAmount: '0.05',
+      amountWithTax: '100.05',
+      taxRate: '0',
+      quantity: null,
+      unitPrice: null,
+      unitPriceWithTax: null,
+    };
+    expect(computeInvoiceTaxByTotal([zero], { priceIncludesTax: true })).toEqual([zero]);
+  });
+
+  it('tax-exclusive with quantities: the unit price stays, the tax-inclusive unit price follows the cent', () => {
+    const lines = Array.from({ length: 3 }, () => ({
+      ...computeLine({ priceIncludesTax: false, taxRate: '0.13', quantity: '2', price: '0.44' }),
+      taxRate: '0.13',
+    }));
+    // each 0.88 × 13% = 0.1144 → 0.11; on the total 0.3432 → 0.34: one more cent on the first line
+    const out = computeInvoiceTaxByTotal(lines, { priceIncludesTax: false });
+    expect(out.map((l) => [l.amount, l.taxAmount, l.amountWithTax, l.unitPrice, l.unitPriceWithTax])).toEqual(
+      [
+        ['0.88', '0.12', '1.00', '0.44', '0.5'],
+        ['0.88', '0.11', '0.99', '0.44', '0.495'],
+        ['0.88', '0.11', '0.99', '0.44', '0.495'],
+      ],
+    );
+  });
+
+  it('names what it cannot read', () => {
+    const l = at13('1.00');
+    expect(() => computeInvoiceTaxByTotal([{ ...l, taxRate: 'x' }], { priceIncludesTax: true })).toThrow(
+      '税率格式不正确',
+    );
+    expect(() => computeInvoiceTaxByTotal([{ ...l, taxAmount: 'x' }], { priceIncludesTax: true })).toThrow(
+      '税额格式不正确',
+    );
+    expect(() =>
+      computeInvoiceTaxByTotal([l, { ...at13('1.00'), quantity: '1件' }], { priceIncludesTax: true }),
+    ).toThrow('数量格式不正确');
+  });
+});
+
+describe('computeInvoice — line kinds and the entry mode of a spread', () => {
+  it('lines without a kind are normal lines; kinds given are kept', () => {
+    const out = computeInvoice([
+      { priceIncludesTax: true, taxRate: '0.13', amount: '100', lineKind: 2 as const },
+      { priceIncludesTax: true, taxRate: '0.13', amount: '-10', lineKind: 1 as const },
+      { priceIncludesTax: true, taxRate: '0.06', amount: '50' },
+    ]);
+    expect(out.lines.map((l) => l.lineKind)).toEqual([2, 1, 0]);
+  });
+
+  it('spreads tax-inclusive lines as tax-inclusive: every 价税合计 stays', () => {
+    const many = computeInvoice(
+      Array.from({ length: 300 }, () => ({ priceIncludesTax: true, taxRate: '0.13', amount: '1' })),
+    );
+    expect(many.spread).toBe(true);
+    expect(many.lines.every((l) => l.amountWithTax === '1.00')).toBe(true);
+    expect(many.totals.totalWithTax).toBe('300.00');
+  });
+});
+
+describe('discount lines — edges', () => {
+  const plain = (amountWithTax: string) => ({
+    ...computeLine({ priceIncludesTax: true, taxRate: '0.13', amount: amountWithTax }),
+    taxRate: '0.13',
+  });
+
+  it('makeDiscountLine adds no spec or unit the line did not have, and clears a price it had', () => {
+    const noSpec = makeDiscountLine(plain('100'), '10', { priceIncludesTax: true });
+    expect('spec' in noSpec || 'unit' in noSpec || 'price' in noSpec).toBe(false);
+    const withPrice = makeDiscountLine({ ...plain('100'), price: '100' }, '10', { priceIncludesTax: true });
+    expect(withPrice.price).toBeNull();
+    expect(() => makeDiscountLine(plain('100'), '十', { priceIncludesTax: true })).toThrow(
+      '折扣金额格式不正确',
+    );
+  });
+
+  it('distributeDiscount refuses a discount of 0 or below, or unreadable', () => {
+    const lines = [plain('100')];
+    expect(() => distributeDiscount(lines, '0', { priceIncludesTax: true })).toThrow('折扣金额须大于0');
+    expect(() => distributeDiscount(lines, '-5', { priceIncludesTax: true })).toThrow('折扣金额须大于0');
+    expect(() => distributeDiscount(lines, '0.004', { priceIncludesTax: true })).toThrow('折扣金额须大于0');
+    expect(() => distributeDiscount(lines, 'x', { priceIncludesTax: true })).toThrow('折扣金额格式不正确');
+  });
+
+  it('a last line too small for its remainder passes the excess back to the first line with room', () => {
+    // shares 0.22, 0.01, 0.01 leave 0.02 for a 0.01 line: the extra cent goes to the 0.30 line
+    const out = distributeDiscount([plain('0.30'), plain('0.02'), plain('0.02'), plain('0.01')], '0.26', {
+      priceIncludesTax: true,
+    });
+    expect(out.filter((l) => l.lineKind === 1).map((l) => l.amountWithTax)).toEqual([
+      '-0.23',
+      '-0.01',
+      '-0.01',
+      '-0.01',
+    ]);
+    expect(checkInvoiceAmounts(invoiceOf(out))).toEqual([]);
   });
 });

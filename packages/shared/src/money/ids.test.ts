@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { maskPhone as patternsMaskPhone } from '../validation/patterns.ts';
 import {
   idCardCheckChar,
@@ -164,5 +164,63 @@ describe('masking', () => {
     expect(maskIdNumber('1234')).toBe('****');
     expect(maskIdNumber('')).toBe('');
     expect(maskIdNumber(null)).toBe('');
+  });
+});
+
+describe('isValidIdCard — dates at the edges, with a correct check character', () => {
+  const withCheck = (first17: string) => first17 + idCardCheckChar(first17);
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it.each([
+    ['19490230', 'Feb 30'],
+    ['19490229', 'Feb 29 of a common year'],
+    ['19490431', 'Apr 31'],
+    ['20001131', 'Nov 31'],
+  ])('refuses %s (%s) even when the check character fits', (birth) => {
+    expect(isValidIdCard(withCheck(`110105${birth}002`))).toBe(false);
+  });
+
+  it('a birth date of today (Beijing) is valid, tomorrow is not', () => {
+    // 2026-11-26 08:30 in Beijing
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-26T00:30:00Z'));
+    expect(isValidIdCard(withCheck('11010520261126002'))).toBe(true);
+    expect(isValidIdCard(withCheck('11010520261127002'))).toBe(false);
+    expect(isValidIdCard(withCheck('11010520261201002'))).toBe(false);
+    expect(isValidIdCard(withCheck('11010520261031002'))).toBe(true);
+  });
+
+  it('spaces around the number and a lower-case x are accepted', () => {
+    expect(isValidIdCard(' 11010519491231002x ')).toBe(true);
+  });
+});
+
+describe('isValidUscc / usccCheckChar / upgrade — inputs of the wrong shape', () => {
+  it('fewer than 17 characters have no check character', () => {
+    expect(usccCheckChar('9111000060003734')).toBeNull();
+    expect(usccCheckChar('')).toBeNull();
+  });
+
+  it('only 18 characters: a valid code with anything after it is refused; non-strings are refused', () => {
+    expect(isValidUscc('91110000600037341L')).toBe(true);
+    expect(isValidUscc('91110000600037341LX')).toBe(false);
+    expect(isValidUscc('X91110000600037341L')).toBe(false);
+    expect(isValidUscc(null)).toBe(false);
+    expect(isValidUscc(undefined)).toBe(false);
+    expect(isValidTaxCode(null)).toBe(false);
+  });
+
+  it('upgrades exactly 15 digits', () => {
+    expect(upgradeIdCard15To18('1101054912310021')).toBeNull();
+    expect(upgradeIdCard15To18('x110105491231002')).toBeNull();
+    expect(upgradeIdCard15To18('110105491231002x')).toBeNull();
+  });
+
+  it('masks an ID after trimming it', () => {
+    expect(maskIdNumber(' 11010519491231002X ')).toBe('110105********002X');
+    expect(maskIdNumber(' E1234567 ')).toBe('E1****67');
   });
 });

@@ -21,7 +21,9 @@ export function usccCheckChar(first17: string): string | null {
 
 /** 统一社会信用代码 (GB 32100-2015): 18 chars, pattern, mod-31 check character. */
 export function isValidUscc(code: string | null | undefined): boolean {
+  // Stryker disable next-line ConditionalExpression: the pattern test refuses null and undefined as well ('null', 'undefined' do not match)
   if (typeof code !== 'string' || !USCC_PATTERN.test(code)) return false;
+  // Stryker disable next-line MethodExpression: usccCheckChar reads the first 17 characters only
   return usccCheckChar(code.slice(0, 17)) === code[17];
 }
 
@@ -41,6 +43,7 @@ function validBirthDate(yyyymmdd: string): boolean {
   const m = Number(yyyymmdd.slice(4, 6));
   const d = Number(yyyymmdd.slice(6, 8));
   const date = new Date(Date.UTC(y, m - 1, d));
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a date the pattern admits that does not exist rolls into the next month: month and day both change, the year never, so either check alone catches it
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false;
   const iso = `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`;
   return iso <= beijingDate();
@@ -55,6 +58,7 @@ export function isValidIdCard(id: string | null | undefined): boolean {
   const v = id.trim().toUpperCase();
   if (!ID_CARD_PATTERN.test(v)) return false;
   if (!validBirthDate(v.slice(6, 14))) return false;
+  // Stryker disable next-line MethodExpression: idCardCheckChar reads the first 17 characters only
   return idCardCheckChar(v.slice(0, 17)) === v[17];
 }
 
@@ -71,7 +75,9 @@ export function upgradeIdCard15To18(id15: string): string | null {
  * as 个体户 may use one).
  */
 export function isValidTaxCode(code: string | null | undefined): boolean {
+  // Stryker disable next-line ConditionalExpression: the pattern test refuses null and undefined as well ('null', 'undefined' do not match)
   if (typeof code !== 'string' || !/^([0-9A-Z]{15}|[0-9A-Z]{18}|[0-9A-Z]{20})$/.test(code)) return false;
+  // Stryker disable next-line ConditionalExpression: USCC_PATTERN matches 18 characters only
   if (code.length === 18 && USCC_PATTERN.test(code)) return isValidUscc(code) || isValidIdCard(code);
   return true;
 }

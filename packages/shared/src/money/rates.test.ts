@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Dec } from './decimal.ts';
 import {
   needsSmallScaleReason,
   normalizeRate,
@@ -112,5 +114,57 @@ describe('rates', () => {
     expect(PREFERENTIAL_POLICIES['04']).toBe('不征税');
     expect(PREFERENTIAL_POLICIES['10']).toBe('按5%简易征收减按1.5%计征');
     expect(ZERO_RATE_FLAGS).toEqual({ '0': '出口零税率', '1': '免税', '2': '不征税', '3': '普通零税率' });
+  });
+});
+
+describe('rates — whole options, instants and errors', () => {
+  it('ratesFor gives whole options: no flag or policy on the taxed rates', () => {
+    expect(ratesFor({ taxpayerType: 'small', date: '2028-01-01' })).toEqual([
+      { value: '0.03', label: '3%', zeroRateFlag: '', preferentialCode: '' },
+      { value: '0.05', label: '5%', zeroRateFlag: '', preferentialCode: '' },
+      { value: '0', label: '免税', zeroRateFlag: '1', preferentialCode: '03' },
+      { value: '0', label: '不征税', zeroRateFlag: '2', preferentialCode: '04' },
+    ]);
+  });
+
+  it('a date with a time of day counts by its day', () => {
+    expect(smallScaleReductionRuns('2027-12-31T23:59:59')).toBe(true);
+    expect(smallScaleReductionRuns('2028-01-01T00:00:00')).toBe(false);
+    expect(ratesFor({ taxpayerType: 'small', date: '2027-12-31T23:59:59' })[0]?.value).toBe('0.01');
+    expect(ratesFor({ taxpayerType: 'small', date: '2028-01-01T00:00:00' })[0]?.value).toBe('0.03');
+  });
+
+  it('rateLabel refuses an unreadable rate with a Chinese message', () => {
+    expect(() => rateLabel('6%')).toThrow('税率格式不正确');
+  });
+
+  it('normalizeRate gives the same answer for a string the second time, and for numbers and decimals', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(normalizeRate('0.060')).toBe('0.06');
+      expect(normalizeRate('0.07')).toBeNull();
+      expect(normalizeRate('abc')).toBeNull();
+    }
+    expect(normalizeRate(0.13)).toBe('0.13');
+    expect(normalizeRate(new Dec('0.015'))).toBe('0.015');
+  });
+
+  it('property: normalizeRate of any string is what a fresh parse gives, however many strings came before', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...TAX_RATES.map((t) => t.value), '0.130', '.06'), fc.string()), {
+          maxLength: 300,
+        }),
+        (rates) => {
+          for (const r of rates) {
+            const expected =
+              TAX_RATES.find(
+                (t) => /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(r.trim()) && new Dec(r.trim()).equals(t.value),
+              )?.value ?? null;
+            expect(normalizeRate(r)).toBe(expected);
+          }
+        },
+      ),
+      { numRuns: 50 },
+    );
   });
 });
