@@ -55,6 +55,7 @@ export const MODULES = {
       'src/modules/session/*.test.ts',
       'src/modules/authority/*.test.ts',
       'src/plugins/*.test.ts',
+      'src/lib/scope.test.ts',
       'test/scope-matrix.test.ts',
     ],
     concurrency: 1,

@@ -39,6 +39,8 @@ type Probe = {
   foreign?: (a: Actor, t: Rows) => Req[];
   /** a list's own check that it holds none of the other store's rows (beyond the marks) */
   hides?: (j: Json, t: Rows) => boolean;
+  /** a list's check that it does hold the clerk's own store's row (a scope that hid everything would pass `hides`) */
+  shows?: (j: Json, own: Rows) => boolean;
   /** the refusal a clerk of the same business gets when it is not 12003, and why */
   refusal?: number;
   /** a route that answers a foreign id with an empty result instead of a refusal: what it must answer */
@@ -56,7 +58,10 @@ const isRefusal = (j: Json) => j.code !== 0 && j.code !== CODE.VALIDATION && j.c
 
 const PROBES: Record<string, Probe> = {
   // trusteeship
-  'GET /v3/trusteeship/list': { list: (a) => [get(`/v3/trusteeship/list?${q(a)}`)] },
+  'GET /v3/trusteeship/list': {
+    list: (a) => [get(`/v3/trusteeship/list?${q(a)}`)],
+    shows: (j, own) => j.data.list.some((d: { device_id: number }) => d.device_id === own.device),
+  },
   'POST /v3/trusteeship/hand-over': {
     foreign: (a, t) => [
       post(`/v3/trusteeship/hand-over?${q(a)}`, { device_id: t.device, store_ids: [a.sid], agree: true }),
@@ -72,7 +77,10 @@ const PROBES: Record<string, Probe> = {
   // stores and devices
   'GET /v3/client/client-store-list': { list: (a) => [get(`/v3/client/client-store-list?${q(a)}`)] },
   'GET /v3/client/get-all-store-list': { list: (a) => [get(`/v3/client/get-all-store-list?${q(a)}`)] },
-  'GET /v3/client/client-equ-list': { list: (a) => [get(`/v3/client/client-equ-list?${q(a)}`)] },
+  'GET /v3/client/client-equ-list': {
+    list: (a) => [get(`/v3/client/client-equ-list?${q(a)}`)],
+    shows: (j, own) => j.data.some((d: { device_id: number }) => d.device_id === own.device),
+  },
   'POST /v3/client-store/tax-equipment-list': {
     list: (a) => [post(`/v3/client-store/tax-equipment-list?${q(a)}`, {})],
     foreign: (a, t) => [post(`/v3/client-store/tax-equipment-list?${q(a)}`, { store_id: t.store })],
@@ -180,6 +188,7 @@ const PROBES: Record<string, Probe> = {
   'POST /v3/invoice-export/list': {
     list: (a) => [post(`/v3/invoice-export/list?${q(a)}`, { page: 1, page_size: 30 })],
     hides: (j, t) => !j.data.list.some((r: { record_id: number }) => r.record_id === t.export),
+    shows: (j, own) => j.data.list.some((r: { record_id: number }) => r.record_id === own.export),
   },
   'GET /v3/invoice-export/download': {
     foreign: (a, t) => [get(`/v3/invoice-export/download?${q(a)}&record_id=${t.export}`)],
@@ -275,6 +284,7 @@ const PROBES: Record<string, Probe> = {
   'GET /v3/batch-invoice/list': {
     list: (a) => [get(`/v3/batch-invoice/list?${q(a)}`)],
     hides: (j, t) => !j.data.list.some((b: { batch_id: number }) => b.batch_id === t.batch),
+    shows: (j, own) => j.data.list.some((b: { batch_id: number }) => b.batch_id === own.batch),
   },
   'GET /v3/batch-invoice/rows': {
     foreign: (a, t) => [get(`/v3/batch-invoice/rows?${q(a)}&batch_id=${t.batch}`)],
@@ -558,14 +568,14 @@ describe('store scope on every store route (the matrix)', () => {
     expect(stale, 'probes of routes that are not declared store').toEqual([]);
   });
 
-  const cases: [keyof typeof actors, 'HQ' | 'BJ', ('HQ' | 'BJ')[]][] = [
-    // actor, the store rows it may not reach, the marks its answers must not contain
-    ['clerkA', 'BJ', ['BJ']],
-    ['clerkB', 'HQ', ['HQ']],
-    ['otherAdmin', 'HQ', ['HQ', 'BJ']],
+  const cases: [keyof typeof actors, 'HQ' | 'BJ', ('HQ' | 'BJ')[], 'HQ' | 'BJ' | null][] = [
+    // actor, the store rows it may not reach, the marks its answers must not contain, its own store
+    ['clerkA', 'BJ', ['BJ'], 'HQ'],
+    ['clerkB', 'HQ', ['HQ'], 'BJ'],
+    ['otherAdmin', 'HQ', ['HQ', 'BJ'], null],
   ];
 
-  for (const [who, target, hidden] of cases) {
+  for (const [who, target, hidden, own] of cases) {
     it(`${who}: lists hold only its stores; another store's ids are refused and change nothing`, async () => {
       const a = actors[who];
       const problems: string[] = [];
@@ -580,6 +590,8 @@ describe('store scope on every store route (the matrix)', () => {
           if (leaked.length) problems.push(`${route} list leaks ${leaked.join('、')}`);
           if (probe.hides && res.json.code === 0 && !probe.hides(res.json, rows[target]))
             problems.push(`${route} list holds the other store's row`);
+          if (own && probe.shows && res.json.code === 0 && !probe.shows(res.json, rows[own]))
+            problems.push(`${route} list misses the actor's own store's row`);
         }
         for (const r of probe.foreign?.(a, rows[target]) ?? []) {
           const before = await snapshot(t.db);
