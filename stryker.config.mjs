@@ -153,8 +153,9 @@ if (!mod) {
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  testRunner: 'vitest',
-  plugins: ['@stryker-mutator/vitest-runner'],
+  // the vitest runner, counting a test file whose beforeAll failed as failed (see the plugin)
+  testRunner: 'vitest-hooks',
+  plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker-vitest-runner.mjs'],
   vitest: { configFile: mod.config, related: false },
   coverageAnalysis: 'perTest',
   mutate: mod.mutate,
