@@ -182,7 +182,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (count > max) {
         throw new AppError(
           QUERY_CODE.EXPORT_TOO_MANY,
-          `${kind === 'excel' ? 'Excel导出' : 'PDF批量下载'}单次最多${max}张，当前${count > max ? `超过${max}` : count}张，请缩小查询范围后再导出`,
+          `${kind === 'excel' ? 'Excel导出' : 'PDF批量下载'}单次最多${max}张，当前超过${max}张，请缩小查询范围后再导出`,
         );
       }
       const active = await app.db.execute<{ n: number }>(sql`

@@ -292,6 +292,20 @@ describe('red forms: what they record and show', () => {
     expect(await redOne(new Date(now.getTime() + 40 * 86_400_000))).toBe(0);
   });
 
+  it('作废 only in the month of issue: the same month a year later is refused (app clock)', async () => {
+    const paper = await k.blue({ invoiceType: '007', lines: [line('106.00')] }, f.ids.goldenMain);
+    const nextYear = new Date();
+    nextYear.setUTCFullYear(nextYear.getUTCFullYear() + 1);
+    clock.set(nextYear);
+    try {
+      const late = await k.voidCall({ invoice_id: paper, reason: '开错' });
+      expect(late.json.code).toBe(RED_CODE.VOID_PAST_MONTH);
+    } finally {
+      clock.release();
+    }
+    expect((await k.voidCall({ invoice_id: paper, reason: '开错' })).json.data.status).toBe('voided');
+  });
+
   it('the list filters by state group, kind and keyword (wildcards taken literally) and pages', async () => {
     const list = async (q: Record<string, unknown>) =>
       (await k.red('list', { page: 1, page_size: 50, ...q })).json.data as {
