@@ -16,7 +16,8 @@ describe('what an export record says it covers (describeFilters)', () => {
         {
           date_from: '2026-11-01',
           date_to: '2026-11-30',
-          invoice_types: ['82', 'XX'],
+          // 'XX': a type code this version no longer knows, in a stored record's filters
+          invoice_types: ['82', 'XX' as never],
           invoice_no: '0001',
           buyer_name: '星河',
           buyer_tax_code: '91330106',
