@@ -162,7 +162,8 @@ describe('invoice export rules', () => {
 
   it('three exports running in the last hour: a fourth waits; older or finished ones do not count', async () => {
     await t.db.execute(sql`delete from export_records`);
-    const two = [await record({ status: 'queued' }), await record({ status: 'running' })];
+    await record({ status: 'queued' });
+    await record({ status: 'running' });
     await record({ status: 'running', created: '61 minutes' });
     await record({ status: 'done' });
     await record({ status: 'failed' });
@@ -176,7 +177,6 @@ describe('invoice export rules', () => {
     const active = await record({ status: 'running' });
     const busy = await create({ kind: 'excel' });
     expect(busy.json).toMatchObject({ code: QUERY_CODE.EXPORT_BUSY, data: null });
-    expect(two).toHaveLength(2);
     await t.db.execute(sql`update export_records set status = 'failed' where id = ${active}`);
   });
 
