@@ -4,11 +4,14 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connectDb, runMigrations } from '../src/db/client.ts';
 import { StartupError, startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { seedDemo } from '../src/db/seed/demo.ts';
+import { currentKey } from '../src/modules/auth/keys.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
     pgTemplate: string;
+    pgDemoTemplate: string;
   }
 }
 
@@ -44,24 +47,35 @@ export default async function setup(project: TestProject) {
   }
   const admin = new pg.Client(adminUrl);
   await admin.connect();
+  const DEMO_TEMPLATE = `${TEMPLATE}_demo`;
   await admin.query(`drop database if exists ${TEMPLATE} with (force)`);
+  await admin.query(`drop database if exists ${DEMO_TEMPLATE} with (force)`);
   if (!shared) {
     const stale = await admin.query("select datname from pg_database where datname like 't\\_%'");
     for (const row of stale.rows) await admin.query(`drop database if exists "${row.datname}" with (force)`);
   }
   await admin.query(`create database ${TEMPLATE}`);
-  await admin.end();
   const handle = connectDb(adminUrl.replace(/\/[^/]*$/, `/${TEMPLATE}`), 2);
   await runMigrations(handle);
   await handle.close();
+  // The demo tenant and the login RSA key made once, not by every test file (seeding and a
+  // 2048-bit key cost ~2 s a file: a mutation run pays that for every mutant, issue 22)
+  await admin.query(`create database ${DEMO_TEMPLATE} template ${TEMPLATE}`);
+  await admin.end();
+  const demo = connectDb(adminUrl.replace(/\/[^/]*$/, `/${DEMO_TEMPLATE}`), 2);
+  await seedDemo(demo.db);
+  await currentKey(demo.db);
+  await demo.close();
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', TEMPLATE);
+  project.provide('pgDemoTemplate', DEMO_TEMPLATE);
   const url = adminUrl;
   return async () => {
     if (shared) {
       const a = new pg.Client(url);
       await a.connect();
       await a.query(`drop database if exists ${TEMPLATE} with (force)`);
+      await a.query(`drop database if exists ${DEMO_TEMPLATE} with (force)`);
       await a.end();
     }
     if (stop) await stop();

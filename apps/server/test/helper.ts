@@ -7,7 +7,7 @@ import { type App, buildApp } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
 import { connectDb, type DbHandle } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
-import { DEMO, seedDemo } from '../src/db/seed/demo.ts';
+import { DEMO } from '../src/db/seed/demo.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import { trustDevice } from '../src/modules/auth/repo.ts';
@@ -38,12 +38,13 @@ export async function buildTestApp(
   if (!url) {
     const admin = new pg.Client(adminUrl);
     await admin.connect();
-    await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
+    // the demo tenant comes seeded with the template (test/global-setup.ts)
+    const template = opts.seed === false ? inject('pgTemplate') : inject('pgDemoTemplate');
+    await admin.query(`create database ${name} template ${template}`);
     await admin.end();
     url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
   }
   const dbHandle: DbHandle = connectDb(url, opts.poolMax ?? 5);
-  if (!opts.reuse && opts.seed !== false) await seedDemo(dbHandle.db);
   const env = loadEnv({ ...process.env, NODE_ENV: 'test', KAIPIAO_FIXED_CAPTCHA: '1234', ...opts.env });
   const app = await buildApp({ env, dbHandle, webDist: opts.webDist, clock: opts.clock });
   await app.ready();

@@ -397,7 +397,16 @@ export async function startEmbeddedPostgres(
       '-c',
       'listen_addresses=127.0.0.1',
       ...(opts.durable === false
-        ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+        ? [
+            '-c',
+            'fsync=off',
+            '-c',
+            'synchronous_commit=off',
+            '-c',
+            'full_page_writes=off',
+            '-c',
+            'autovacuum=off',
+          ]
         : ['-c', 'fsync=on']),
     ],
     onLog: (message) => {

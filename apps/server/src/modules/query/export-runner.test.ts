@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../../test/helper.ts';
+import { unzipFile } from '../../../test/zip.ts';
 import { ExportFailure, type PdfSource, runExport } from './export-runner.ts';
 import { type Fixture, insertFixtures } from './test-fixtures.ts';
 
@@ -48,7 +49,10 @@ describe('export runner', () => {
           returning id`)
       ).rows[0]!.id,
     );
-    await runExport({ db: t.db, dataDir, pdfFor, log: { error: (o) => errors.push(o) } }, id);
+    await runExport(
+      { db: t.db, dataDir, pdfFor, log: { error: (o, msg) => errors.push({ ...(o as object), msg }) } },
+      id,
+    );
     return (
       await t.db.execute<{
         status: string;
@@ -184,6 +188,57 @@ describe('export runner', () => {
     expect(broken).toMatchObject({ status: 'failed', error: '导出失败，请稍后重试' });
     expect(errors.length).toBe(before + 1);
     expect(await leftovers()).toEqual([]);
+  });
+
+  it('PDF names: only a trailing .pdf is dropped, and a long name is cut to 80 characters', async () => {
+    const long = '发'.repeat(100);
+    const rec = await run({ kind: 'pdf_zip', ids: [f.ids.A!, f.ids.B!] }, async (_c, id) => ({
+      fileName: id === f.ids.A ? '发票.pdf备份.PDF' : `${long}.pdf`,
+      content: Buffer.from('%PDF'),
+    }));
+    expect(rec.status).toBe('done');
+    const names = unzipFile(await fs.readFile(path.join(dataDir, rec.file_path!))).map((e) => e.name);
+    expect(names.sort()).toEqual(['发票.pdf备份.pdf', `${'发'.repeat(80)}.pdf`].sort());
+  });
+
+  it('a refusal is recorded but not logged; a failure is logged with its record, also with no logger given', async () => {
+    const before = errors.length;
+    expect(await run({ kind: 'excel', filters: { buyer_name: '不存在的购方' } })).toMatchObject({
+      status: 'failed',
+    });
+    expect(errors.length).toBe(before);
+    const broken = await run({ kind: 'pdf_zip', ids: [f.ids.A!] }, async () => {
+      throw new Error('disk on fire');
+    });
+    expect(errors.length).toBe(before + 1);
+    expect(errors.at(-1)).toMatchObject({ err: { message: 'disk on fire' }, msg: 'export failed' });
+    expect((errors.at(-1) as { recordId: number }).recordId).toBeGreaterThan(0);
+    expect(broken.status).toBe('failed');
+    // no logger: the failure is still recorded, nothing thrown
+    const id = Number(
+      (
+        await t.db.execute<{ id: number }>(sql`
+          insert into export_records (client_id, kind, status, filters, invoice_ids, created_by, expires_at)
+          values (${f.software}, 'pdf_zip', 'queued', '{}'::jsonb, ${`{${f.ids.A}}`}::bigint[], ${f.admin}, now() + interval '7 days')
+          returning id`)
+      ).rows[0]!.id,
+    );
+    await runExport(
+      {
+        db: t.db,
+        dataDir,
+        pdfFor: async () => {
+          throw new Error('disk on fire');
+        },
+      },
+      id,
+    );
+    const [row] = (
+      await t.db.execute<{ status: string; error: string }>(
+        sql`select status, error from export_records where id = ${id}`,
+      )
+    ).rows;
+    expect(row).toEqual({ status: 'failed', error: '导出失败，请稍后重试' });
   });
 
   it('a record already finished is not run again', async () => {

@@ -17,6 +17,7 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
+import { type Clock, systemClock } from '../../lib/clock.ts';
 import { loadArchiver, loadExcelJS } from '../../lib/heavy-modules.ts';
 import { keysetBatchSql, type ListRow, libraryConditions } from './library-sql.ts';
 
@@ -37,6 +38,8 @@ export type ExportDeps = {
   dataDir: string;
   pdfFor: PdfSource;
   log?: { error: (obj: unknown, msg?: string) => void };
+  /** when progress is due and the file name's time (`app.clock`; the system clock by default) */
+  clock?: Clock;
 };
 
 const BATCH = 500;
@@ -97,17 +100,17 @@ async function* batches(db: Db, where: SQL): AsyncGenerator<BatchRow[]> {
 }
 
 /** Records progress at most every PROGRESS_MS (each update is a commit); the end is always written. */
-function progressWriter(db: Db, id: number, total: number) {
+function progressWriter(db: Db, id: number, total: number, clock: Clock) {
   let lastAt = 0;
-  return async (done: number, from: number, span: number, force = false) => {
-    const now = Date.now();
-    if (!force && now - lastAt < PROGRESS_MS) return;
+  return async (done: number, from: number, span: number) => {
+    const now = clock().getTime();
+    if (now - lastAt < PROGRESS_MS) return;
     lastAt = now;
     await setProgress(db, id, done, total, from, span);
   };
 }
 
-const stamp = (d = new Date()) =>
+const stamp = (d: Date) =>
   new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '_');
 
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '_').slice(0, 80);
@@ -178,7 +181,7 @@ async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: n
     useSharedStrings: false,
   });
   wb.creator = '开票台';
-  const progress = progressWriter(deps.db, rec.id, total);
+  const progress = progressWriter(deps.db, rec.id, total, deps.clock ?? systemClock);
   const invSheet = sheet(wb, '发票列表', INVOICE_COLUMNS);
   let done = 0;
   for await (const rows of batches(deps.db, where)) {
@@ -330,7 +333,7 @@ export async function runExport(deps: ExportDeps, recordId: number): Promise<voi
     const label = rec.kind === 'excel' ? '发票明细' : '发票PDF';
     await deps.db.execute(sql`
       update export_records set status = 'done', progress = 100, row_count = ${total},
-        file_path = ${`${rel}.${ext}`}, file_size = ${size}, file_name = ${`${label}_${stamp()}.${ext}`},
+        file_path = ${`${rel}.${ext}`}, file_size = ${size}, file_name = ${`${label}_${stamp((deps.clock ?? systemClock)())}.${ext}`},
         finished_at = now()
       where id = ${rec.id}`);
   } catch (e) {

@@ -162,6 +162,24 @@ describe('expired export sweep', () => {
     expect(await exists(held.abs)).toBe(false);
   });
 
+  it('a file that cannot be removed is logged with its record, which is cleared anyway; a missing file is not an error', async () => {
+    const stuck = await addRecord(t, dataDir, ids.software, { expired: true });
+    // a non-empty directory where the file should be: rm without `recursive` refuses it
+    await fs.rm(stuck.abs);
+    await fs.mkdir(stuck.abs);
+    await fs.writeFile(path.join(stuck.abs, 'inside'), 'x');
+    const gone = await addRecord(t, dataDir, ids.software, { expired: true, fileOnDisk: false });
+    const logged: Array<{ obj: unknown; msg?: string }> = [];
+    const log = { error: (obj: unknown, msg?: string) => logged.push({ obj, msg }) };
+    expect(await sweepExpiredExports({ db: t.db, dataDir, log }, { clientId: ids.software })).toBe(2);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ obj: { recordId: stuck.id }, msg: 'expired export file not removed' });
+    expect(await exists(path.join(stuck.abs, 'inside'))).toBe(true);
+    expect(await filePathOf(t, stuck.id)).toBeNull();
+    expect(await filePathOf(t, gone.id)).toBeNull();
+    await fs.rm(stuck.abs, { recursive: true });
+  });
+
   it('limited to one business, leaves the others', async () => {
     const softwareOld = await addRecord(t, dataDir, ids.software, { expired: true });
     const hotelOld = await addRecord(t, dataDir, ids.hotel, { expired: true });

@@ -56,6 +56,7 @@ export function exportDeps(app: FastifyInstance): ExportDeps {
     dataDir: app.env.dataDir,
     pdfFor: documentsPdf(app.db),
     log: app.log,
+    clock: app.clock,
   };
 }
 

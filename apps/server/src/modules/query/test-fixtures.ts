@@ -1,5 +1,5 @@
 import { computeLine, computeTotals } from '@kaipiao/shared';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   clientStores,
@@ -252,4 +252,60 @@ export async function insertFixtures(db: Db): Promise<Fixture> {
     ]);
   }
   return { software: software!.id, hotel: hotel!.id, stores, admin, clerk, ids, numbers };
+}
+
+/**
+ * `n` copies of fixture invoice `sourceId` (its lines too), for tests that need more rows than one
+ * export batch or the library's count cap. Each copy gets its own serial and number, `buyer` as buyer
+ * name (to select them by filter) and an issue time `spacing` seconds apart per `tie` copies (copies
+ * sharing a time are ordered by id), counting back from the source's; `first` numbers a later call's
+ copies after an earlier one's. Lines get a quantity and price.
+ */
+export async function insertCopies(
+  db: Db,
+  sourceId: number,
+  n: number,
+  opts: { buyer: string; tie?: number; first?: number },
+): Promise<number[]> {
+  const tie = opts.tie ?? 1;
+  const first = opts.first ?? 1;
+  const cols = async (table: string) =>
+    (
+      await db.execute<{ column_name: string }>(
+        sql`select column_name from information_schema.columns
+          where table_schema = current_schema() and table_name = ${table} and column_name <> 'id'
+          order by ordinal_position`,
+      )
+    ).rows.map((r) => r.column_name);
+  const override: Record<string, SQL> = {
+    serial_no: sql`'COPY-' || s.serial_no || '-' || g`,
+    invoice_no: sql`case when s.invoice_no is null then null else '2699' || lpad(g::text, 16, '0') end`,
+    buyer_name: sql`${opts.buyer}`,
+    issued_at: sql`s.issued_at - ((g - 1) / ${tie}::int) * interval '1 second'`,
+    created_at: sql`s.created_at - ((g - 1) / ${tie}::int) * interval '1 second'`,
+  };
+  const invCols = await cols('invoices');
+  const inserted = await db.execute<{ id: number }>(sql`
+    insert into invoices (${sql.raw(invCols.join(', '))})
+    select ${sql.join(
+      invCols.map((c) => override[c] ?? sql.raw(`s.${c}`)),
+      sql`, `,
+    )}
+    from invoices s, generate_series(${first}::int, ${first + n - 1}::int) g where s.id = ${sourceId}
+    order by g
+    returning id`);
+  const ids = inserted.rows.map((r) => Number(r.id));
+  const lineCols = (await cols('invoice_lines')).filter((c) => c !== 'invoice_id');
+  const lineOverride: Record<string, SQL> = {
+    quantity: sql`2`,
+    unit_price: sql`l.amount / 2`,
+  };
+  await db.execute(sql`
+    insert into invoice_lines (invoice_id, ${sql.raw(lineCols.join(', '))})
+    select c.id, ${sql.join(
+      lineCols.map((c) => lineOverride[c] ?? sql.raw(`l.${c}`)),
+      sql`, `,
+    )}
+    from unnest(${`{${ids.join(',')}}`}::bigint[]) c(id), invoice_lines l where l.invoice_id = ${sourceId}`);
+  return ids;
 }
