@@ -247,6 +247,78 @@ describe('invoice export rules', () => {
       });
     }
     expect((await download(hers, clerk)).json()).toMatchObject({ code: QUERY_CODE.EXPORT_NOT_READY });
-    await t.db.execute(sql`update export_records set status = 'failed' where id = ${hers}`);
+    // covering her store and another: neither listed nor served
+    const mixed = await record({
+      status: 'done',
+      stores: [f.stores.HQ, f.stores.BJ],
+      file: 'exports/none.xlsx',
+    });
+    expect((await list(clerk)).list.map((r: { record_id: number }) => r.record_id)).not.toContain(mixed);
+    expect((await download(mixed, clerk)).json()).toMatchObject({ code: SESSION_CODE.STORE_NOT_PERMITTED });
+    await t.db.execute(sql`update export_records set status = 'failed' where id in (${hers}, ${mixed})`);
+  });
+
+  it('the list pages newest first with the total, and shows no size before a file exists', async () => {
+    await t.db.execute(sql`delete from export_records`);
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await record({ status: 'failed', created: `${12 - i} minutes` }));
+    const queued = await record({ status: 'queued' });
+    await t.db.execute(sql`update export_records set file_size = 2048 where id = ${ids[0]}`);
+    const page = async (n: number) =>
+      (
+        await call(t.app, 'POST', `/v3/invoice-export/list?${q(f.software)}`, {
+          token: admin,
+          body: { page: n, page_size: 10 },
+        })
+      ).json.data;
+    const first = await page(1);
+    expect(first).toMatchObject({ total: 13, page: 1, page_size: 10 });
+    expect(first.list.map((r: { record_id: number }) => r.record_id)).toEqual([
+      queued,
+      ...ids.slice(3).reverse(),
+    ]);
+    expect(first.list[0].file_size).toBeNull();
+    const second = await page(2);
+    expect(second.list.map((r: { record_id: number }) => r.record_id)).toEqual(ids.slice(0, 3).reverse());
+    expect(second.list.at(-1).file_size).toBe(2048);
+    await t.db.execute(sql`update export_records set status = 'failed' where id = ${queued}`);
+  });
+
+  it('a zip is served as a zip; creating an export clears only its own business’s expired files', async () => {
+    const zipFile = path.join('exports', String(f.software), 'served.zip');
+    await fs.mkdir(path.join(dataDir, 'exports', String(f.software)), { recursive: true });
+    await fs.writeFile(path.join(dataDir, zipFile), 'PK');
+    const zipRec = await record({ status: 'done', file: zipFile });
+    await t.db.execute(
+      sql`update export_records set kind = 'pdf_zip', file_name = 'a.zip' where id = ${zipRec}`,
+    );
+    const served = await download(zipRec);
+    expect(served.headers['content-type']).toBe('application/zip');
+    expect(served.headers['content-disposition']).toBe(
+      `attachment; filename="export.zip"; filename*=UTF-8''a.zip`,
+    );
+
+    const hotelFile = path.join(dataDir, 'exports', String(f.hotel), 'old.xlsx');
+    await fs.mkdir(path.dirname(hotelFile), { recursive: true });
+    await fs.writeFile(hotelFile, 'x');
+    const hotelRec = Number(
+      (
+        await t.db.execute<{ id: number }>(sql`
+          insert into export_records (client_id, kind, status, filters, created_by, expires_at, file_path, file_name)
+          values (${f.hotel}, 'excel', 'done', '{}'::jsonb, ${f.admin}, now() - interval '1 day',
+            ${path.join('exports', String(f.hotel), 'old.xlsx')}, 'old.xlsx')
+          returning id`)
+      ).rows[0]!.id,
+    );
+    const made = await create({ kind: 'excel', filters: { buyer_name: '星河' } });
+    expect(made.json.code).toBe(0);
+    await waitDone(made.json.data.record_id);
+    expect(await fs.readFile(hotelFile, 'utf8')).toBe('x');
+    const [row] = (
+      await t.db.execute<{ file_path: string | null }>(
+        sql`select file_path from export_records where id = ${hotelRec}`,
+      )
+    ).rows;
+    expect(row!.file_path).not.toBeNull();
   });
 });
