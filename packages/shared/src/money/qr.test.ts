@@ -221,6 +221,28 @@ describe('invoiceQrText — §六 for every kind', () => {
     ).toThrow('数电纸质发票的数电发票号码应为20位数字');
   });
 
+  it('numbers must be digits (not just the right length); a missing check code is an empty one; a date text keeps its day', () => {
+    const base = { totalAmount: '1', totalWithTax: '1', issueDate: '20240102' };
+    expect(() => invoiceQrText({ ...base, invoiceType: '82', invoiceNo: 'A2344000000000012345' })).toThrow(
+      '数电发票号码应为20位数字',
+    );
+    expect(() => invoiceQrText({ ...base, invoiceType: '82', invoiceNo: '2234400000000001234A' })).toThrow(
+      '数电发票号码应为20位数字',
+    );
+    const old = { ...base, invoiceType: '004', invoiceCode: '3300231130', invoiceNo: '01234567' };
+    expect(invoiceQrText({ ...old, checkCode: null })).toBe(invoiceQrText({ ...old, checkCode: '' }));
+    expect(invoiceQrText({ ...old, checkCode: undefined }).split(',')[6]).toBe('');
+    // a PostgreSQL timestamp text: its first eight digits are the day
+    expect(
+      invoiceQrText({
+        ...base,
+        invoiceType: '82',
+        invoiceNo: '22344000000000012345',
+        issueDate: '2024-01-02 10:30:00',
+      }).split(',')[5],
+    ).toBe('20240102');
+  });
+
   it('maps every kind of this console to its QR type and layout', () => {
     expect(qrRuleFor('81')).toEqual({ typeCode: '31', form: 'digital' });
     expect(qrRuleFor('82')).toEqual({ typeCode: '32', form: 'digital' });
