@@ -145,6 +145,9 @@ export const MODULES = {
 
 const name = process.env.KP_MUTATION_MODULE ?? '';
 const mod = MODULES[name];
+// KP_MUTATION_PART=<file>: one file of the module, with reports of its own (scripts/mutation-parts.sh)
+const part = process.env.KP_MUTATION_PART;
+const report = part ? `${name}.${part.replace(/^.*\//, '').replace(/\.tsx?$/, '')}` : name;
 if (!mod) {
   throw new Error(
     `KP_MUTATION_MODULE must be one of: ${Object.keys(MODULES).join(', ')} (got "${name}"); run npm run mutation -- <module>`,
@@ -158,7 +161,7 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner', './scripts/stryker-vitest-runner.mjs'],
   vitest: { configFile: mod.config, related: false },
   coverageAnalysis: 'perTest',
-  mutate: mod.mutate,
+  mutate: part ? [part] : mod.mutate,
   // module-level constants would make every test run for every such mutant; the rules are in functions
   ignoreStatic: true,
   concurrency: Number(process.env.KP_MUTATION_CONCURRENCY ?? mod.concurrency ?? 2),
@@ -168,10 +171,10 @@ export default {
   ignorePatterns: ['.tmp', 'reports', 'data', 'dist', 'test-results', 'playwright-report', 'artifacts'],
   cleanTempDir: true,
   incremental: true,
-  incrementalFile: `reports/mutation/${name}.incremental.json`,
+  incrementalFile: `reports/mutation/${report}.incremental.json`,
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: `reports/mutation/${name}.html` },
-  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  htmlReporter: { fileName: `reports/mutation/${report}.html` },
+  jsonReporter: { fileName: `reports/mutation/${report}.json` },
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0 },
   thresholds: { high: 90, low: 80, break: null },
 };
