@@ -486,6 +486,64 @@ describe('scan-to-invoice and the audit queue', () => {
       clock.release();
     }
   });
+  it('each public call counts against its own per-IP limit; the submit says 提交成功; the PDF is served private', async () => {
+    await settings('immediate');
+    const o = await order({ items: [item('66.00')] });
+    const submitted = await pub('POST', '/v3/scan/submit', buyer(o.token));
+    expect(submitted.json).toMatchObject({ code: 0, message: '提交成功' });
+    const requestToken = submitted.json.data.request_token as string;
+    await settings('audit');
+    const pdf = await t.app.inject({ method: 'GET', url: `/v3/scan/download?token=${requestToken}` });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers).toMatchObject({
+      'content-type': 'application/pdf',
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    expect(Number(pdf.headers['content-length'])).toBe(pdf.rawPayload.length);
+    expect(pdf.headers['content-disposition']).toMatch(/^attachment; filename=.*\.pdf/);
+
+    const code = await storeCode();
+    const calls: Record<keyof typeof PUBLIC_LIMITS, Array<() => Promise<{ json: { code: number } }>>> = {
+      read: [
+        () => pub('GET', `/v3/scan/code?token=${code.token}`),
+        () => pub('GET', `/v3/scan/request?token=${requestToken}`),
+        async () => {
+          const res = await t.app.inject({ method: 'GET', url: `/v3/scan/download?token=${requestToken}` });
+          // the PDF itself, or the envelope that refuses it
+          return { json: res.headers['content-type'] === 'application/pdf' ? { code: 0 } : res.json() };
+        },
+      ],
+      search: [
+        () => pub('GET', `/v3/scan/title-search?token=${code.token}&keyword=${encodeURIComponent('酒店')}`),
+      ],
+      submit: [() => pub('POST', '/v3/scan/submit', buyer(code.token))],
+    };
+    try {
+      clock.set('2026-06-01T09:00:30.000Z');
+      for (const [kind, fns] of Object.entries(calls) as [keyof typeof PUBLIC_LIMITS, typeof calls.read][]) {
+        for (const fn of fns) {
+          await t.db.execute(sql`delete from rate_counters where key like 'scan:%'`);
+          // this kind's window is full: the next call of this kind is refused
+          await t.db.execute(sql`
+            insert into rate_counters (key, window_start, hits)
+            values (${`scan:${kind}:127.0.0.1`}, '2026-06-01T09:00:00Z', ${PUBLIC_LIMITS[kind]})`);
+          expect((await fn()).json.code, kind).toBe(CODE.RATE_LIMITED);
+          // another kind's full window does not refuse it
+          await t.db.execute(sql`delete from rate_counters where key like 'scan:%'`);
+          for (const other of Object.keys(PUBLIC_LIMITS).filter((k) => k !== kind)) {
+            await t.db.execute(sql`
+              insert into rate_counters (key, window_start, hits)
+              values (${`scan:${other}:127.0.0.1`}, '2026-06-01T09:00:00Z', 1000)`);
+          }
+          expect((await fn()).json.code, kind).not.toBe(CODE.RATE_LIMITED);
+        }
+      }
+    } finally {
+      clock.release();
+    }
+  });
+
   it('seeds static codes and modes always, and queued requests with the demo history', async () => {
     const modes = await t.db.select().from(scanSettings);
     expect(modes.find((m) => m.storeId === ids.bs)?.mode).toBe('audit');
