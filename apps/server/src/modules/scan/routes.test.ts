@@ -1,5 +1,7 @@
 import { CODE, INVOICE_CODE, SCAN_CODE, SCAN_MSG, SESSION_CODE, TITLE_MSG } from '@kaipiao/shared';
 import { and, eq, like, sql } from 'drizzle-orm';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock } from '../../../test/clock.ts';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
@@ -542,6 +544,40 @@ describe('scan-to-invoice and the audit queue', () => {
     } finally {
       clock.release();
     }
+  });
+
+  it('the QR picture holds the buyer URL on this host; its file name says the point; settings and codes record who made them', async () => {
+    const image = async (id: number, download?: boolean) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/v3/scan-code/image?${f.scope(ids.software, ids.hq)}&id=${id}${download ? '&download=1' : ''}`,
+        headers: { 'access-token': f.admin, host: 'kp.example.com' },
+      });
+    const store = await storeCode();
+    const shown = await image(store.id);
+    expect(shown.headers['cache-control']).toBe('private, no-store');
+    expect(shown.headers['content-disposition']).toBe(
+      `inline; filename="scan_${store.id}.png"; filename*=UTF-8''${encodeURIComponent('扫码开票_文三路总部.png')}`,
+    );
+    const png = PNG.sync.read(shown.rawPayload);
+    const qr = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(qr?.data).toBe(`http://kp.example.com/s/${store.token}`);
+
+    const counter = (await console_('POST', '/v3/scan-code/create-counter', { body: { name: '2号台' } })).json
+      .data;
+    expect((await image(counter.id, true)).headers['content-disposition']).toBe(
+      `attachment; filename="scan_${counter.id}.png"; filename*=UTF-8''${encodeURIComponent('扫码开票_文三路总部_2号台.png')}`,
+    );
+    const o = await order({ items: [item('10.00')] });
+    expect((await image(o.id)).headers['content-disposition']).toContain(
+      encodeURIComponent(`扫码开票_订单码_${o.order_no}.png`),
+    );
+
+    await settings('audit');
+    const [saved] = await t.db.select().from(scanSettings).where(eq(scanSettings.storeId, ids.hq));
+    const [made] = await t.db.select().from(scanCodes).where(eq(scanCodes.id, counter.id));
+    expect(saved!.updatedBy).toBeGreaterThan(0);
+    expect(made!.createdBy).toBe(saved!.updatedBy);
   });
 
   it('seeds static codes and modes always, and queued requests with the demo history', async () => {

@@ -40,6 +40,7 @@ const storeActor = (req: FastifyRequest) => ({
 const actor = (req: FastifyRequest): service.Actor => ({
   clientId: req.access!.clientId,
   storeIds: req.access!.storeIds,
+  // Stryker disable next-line OptionalChaining: every console route runs with a session (plugins/auth)
   userId: req.session?.userId ?? null,
 });
 /** Approving and rejecting act for the selected store (the summary view is read-only: 10688). */
