@@ -1,0 +1,106 @@
+import { CODE, INVOICE_CODE } from '@kaipiao/shared';
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
+import { invoiceEvents, invoices, users } from '../../db/schema/index.ts';
+import { invoicingFixture, payload } from './test-fixtures.ts';
+
+/**
+ * The issuing routes (routes.ts) in an app built inside the test, so that a mutation of what is
+ * registered (a route's menu, store rule or schema) is tried against a test (docs/testing.md,
+ * "Registration-time mutants"): each route answers, validates, keeps to a selected store where it
+ * writes, and records who acted.
+ */
+describe('the issuing routes as registered', () => {
+  it('issue, result and reconcile answer, validate, refuse the all-stores view for issuing, and record the user', async () => {
+    const t = await buildTestApp();
+    const f = await invoicingFixture(t.app, t.db);
+    const { ids } = f;
+    const scope = f.scope(ids.software, ids.hq);
+    const [admin] = await t.db.select().from(users).where(eq(users.account, DEMO.admin.account));
+
+    // issuing: the schema, the selected store, the author
+    const bad = await f.issue({ serial_no: 'x' });
+    expect(bad.json.code).toBe(CODE.VALIDATION);
+    expect(bad.json.message).toMatch(/[\u4e00-\u9fff]/);
+    expect((await f.issue(payload(ids.digital), { sid: -1 })).json.code).toBe(CODE.SWITCH_STORE);
+    const body = payload(ids.digital);
+    const issued = await f.issue(body);
+    expect(issued.json.code, issued.json.message).toBe(0);
+    // the answer is the result schema's shape: nothing more
+    expect(Object.keys(issued.json.data).sort()).toEqual(
+      Object.keys(
+        (
+          await call(t.app, 'GET', `/v3/online-invoicing/result?${scope}&serial_no=${body.serial_no}`, {
+            token: f.admin,
+          })
+        ).json.data,
+      ).sort(),
+    );
+    const [row] = await t.db.select().from(invoices).where(eq(invoices.serialNo, body.serial_no));
+    expect(row!.createdBy).toBe(admin!.id);
+
+    // the result: a serial is required
+    const noSerial = await call(t.app, 'GET', `/v3/online-invoicing/result?${scope}`, { token: f.admin });
+    expect(noSerial.json.code).toBe(CODE.VALIDATION);
+    const long = await call(
+      t.app,
+      'GET',
+      `/v3/online-invoicing/result?${scope}&serial_no=${'a'.repeat(41)}`,
+      {
+        token: f.admin,
+      },
+    );
+    expect(long.json.code).toBe(CODE.VALIDATION);
+
+    // reconcile: no serial is every unsettled invoice; the one who settled them is recorded
+    await f.dev('control', {
+      device_id: ids.digital,
+      fault: 'unknown',
+      fault_count: 1,
+      unknown_visible_after_s: 0,
+    });
+    const unsure = payload(ids.digital);
+    expect((await f.issue(unsure)).json.code).toBe(INVOICE_CODE.CHANNEL_TIMEOUT);
+    const rec = await call(t.app, 'POST', `/v3/online-invoicing/reconcile?${scope}`, {
+      token: f.admin,
+      body: {},
+    });
+    expect(rec.json).toMatchObject({ code: 0, data: { checked: 1, issued: 1 } });
+    const [settled] = await t.db.select().from(invoices).where(eq(invoices.serialNo, unsure.serial_no));
+    const events = await t.db
+      .select()
+      .from(invoiceEvents)
+      .where(eq(invoiceEvents.invoiceId, settled!.id))
+      .orderBy(invoiceEvents.id);
+    expect(events.at(-1)).toMatchObject({ kind: 'reconciled', userId: admin!.id });
+    expect(
+      (
+        await call(t.app, 'POST', `/v3/online-invoicing/reconcile?${scope}`, {
+          token: f.admin,
+          body: { serial_no: 'b'.repeat(41) },
+        })
+      ).json.code,
+    ).toBe(CODE.VALIDATION);
+
+    // without the issuing menu every route is closed
+    await t.db.execute(sql`update authority_rules set urls = array(
+      select u from unnest(urls) u where u not in ('/invoice/online', '/hotel/invoice/online'))`);
+    t.app.accessService.forgetAll();
+    expect((await f.issue(payload(ids.digital), { token: f.clerk })).json.code).toBe(CODE.FORBIDDEN);
+    const closed = await call(
+      t.app,
+      'GET',
+      `/v3/online-invoicing/result?${scope}&serial_no=${body.serial_no}`,
+      {
+        token: f.clerk,
+      },
+    );
+    expect(closed.json.code).toBe(CODE.FORBIDDEN);
+    const closedRec = await call(t.app, 'POST', `/v3/online-invoicing/reconcile?${scope}`, {
+      token: f.clerk,
+      body: {},
+    });
+    expect(closedRec.json.code).toBe(CODE.FORBIDDEN);
+  }, 60_000);
+});
