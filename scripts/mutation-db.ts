@@ -7,9 +7,9 @@
 //
 // The cluster lives only as long as the run: a run's test databases are dropped by the test files'
 // afterAll, but a mutant that breaks a file's teardown (or a worker Stryker kills on a time-out)
-// leaves its database behind — thousands of mutants left 74 GB once and filled the disk. So: a
-// fresh cluster per run, removed at the end, and every minute the test databases nobody has been
-// connected to for two minutes are dropped.
+// leaves its database behind — thousands of mutants left 74 GB once and filled the disk. So: what a
+// killed run left is dropped at start, the cluster's data is removed at the end, and every minute
+// the test databases nobody has been connected to for two minutes are dropped.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -19,8 +19,6 @@ const base = path.resolve(import.meta.dirname, '../.tmp/mutation-pg');
 let dir = base;
 let started: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
 try {
-  // a previous run's cluster (stopped or killed): its data is of no use
-  await fs.rm(path.join(base, 'pg'), { recursive: true, force: true }).catch(() => undefined);
   started = await startEmbeddedPostgres(base, { port: 55440, quiet: true, durable: false });
 } catch (e) {
   if (!(e instanceof StartupError && e.reason === 'in-use')) throw e;
@@ -30,6 +28,17 @@ try {
 const { cluster } = started;
 const adminUrl = cluster.url('postgres');
 console.log(adminUrl);
+
+// a cluster left by a run that was killed: its test databases and templates are of no use
+{
+  const c = new pg.Client(adminUrl);
+  await c.connect();
+  const { rows } = await c.query<{ datname: string }>(
+    `select datname from pg_database where datname like 't\\_%' or datname like 'kaipiao\\_template%'`,
+  );
+  for (const { datname } of rows) await c.query(`drop database if exists "${datname}" with (force)`);
+  await c.end();
+}
 
 const idleSince = new Map<string, number>();
 const sweep = async () => {
