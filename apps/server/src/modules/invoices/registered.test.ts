@@ -103,4 +103,64 @@ describe('the issuing routes as registered', () => {
     });
     expect(closedRec.json.code).toBe(CODE.FORBIDDEN);
   }, 60_000);
+
+  it('the metadata routes answer their schemas, validate their query and keep to the menu', async () => {
+    const t = await buildTestApp();
+    const f = await invoicingFixture(t.app, t.db);
+    const { ids } = f;
+    const get = (url: string, token = f.admin) => call(t.app, 'GET', url, { token });
+    const equipment = await get(
+      `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=${ids.hq}`,
+    );
+    expect(equipment.json.code).toBe(0);
+    const digital = equipment.json.data.find((d: { device_id: number }) => d.device_id === ids.digital);
+    expect(digital).toMatchObject({ is_main: true, kind: 'digital' });
+    expect(Object.keys(digital).sort()).toEqual(
+      [
+        'channel',
+        'default_invoice_types',
+        'device_id',
+        'device_no',
+        'extension_no',
+        'invoice_types',
+        'is_main',
+        'kind',
+        'kind_name',
+        'locked',
+        'monthly_quota',
+        'name',
+        'online',
+        'per_invoice_limit',
+        'quota_used',
+        'stock',
+      ].sort(),
+    );
+    expect(
+      (await get(`/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=x`)).json.code,
+    ).toBe(CODE.VALIDATION);
+    const kinds = await get(
+      `/v3/equipment/client-invoice-type?${f.scope(ids.software, ids.hq)}&store_id=${ids.hq}`,
+    );
+    expect(kinds.json.data.map((k: { code: string }) => k.code)).toEqual([
+      ...new Set(kinds.json.data.map((k: { code: string }) => k.code)),
+    ]);
+    expect(
+      (await get(`/v3/equipment/client-invoice-type?${f.scope(ids.software, ids.hq)}&store_id=x`)).json.code,
+    ).toBe(CODE.VALIDATION);
+    const all = await get(`/v3/invoice-detail/get-invoice-type?${f.scope(ids.software, ids.hq)}`);
+    expect(all.json.data.length).toBeGreaterThan(5);
+    const sb = await get(`/v3/invoice-record/specific-business?${f.scope(ids.software, ids.hq)}`);
+    expect(sb.json.data.map((d: { code: string }) => d.code)).toEqual(['03', '04', '06', '09']);
+
+    await t.db.execute(sql`update authority_rules set urls = '{}'`);
+    t.app.accessService.forgetAll();
+    for (const url of [
+      `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}`,
+      `/v3/equipment/client-invoice-type?${f.scope(ids.software, ids.hq)}`,
+      `/v3/invoice-detail/get-invoice-type?${f.scope(ids.software, ids.hq)}`,
+      `/v3/invoice-record/specific-business?${f.scope(ids.software, ids.hq)}`,
+    ]) {
+      expect((await get(url, f.clerk)).json.code, url).toBe(CODE.FORBIDDEN);
+    }
+  }, 60_000);
 });
