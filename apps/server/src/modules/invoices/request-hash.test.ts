@@ -69,3 +69,16 @@ describe('requestHash shape cache', () => {
     }
   });
 });
+
+describe('requestHash key caches', () => {
+  it('a key holding the separator never lends its cached key list to another shape', () => {
+    // {"x\u0000y"} and {x, y} join their keys to the same text: each must still hash as itself
+    const joined = { 'x\u0000y': 1 } as unknown as BlueInvoiceRequest;
+    const split = { x: 1, y: 2 } as unknown as BlueInvoiceRequest;
+    const also = { y: 2, x: 1, z: 3 } as unknown as BlueInvoiceRequest;
+    const other = { x: 1, z: 3 } as unknown as BlueInvoiceRequest;
+    for (const req of [joined, split, joined, split, also, other, also]) {
+      expect(requestHash(req)).toBe(referenceHash(req as unknown as Record<string, unknown>));
+    }
+  });
+});
