@@ -52,6 +52,15 @@ describe('the issuing routes as registered', () => {
       },
     );
     expect(long.json.code).toBe(CODE.VALIDATION);
+    const blank = await call(t.app, 'GET', `/v3/online-invoicing/result?${scope}&serial_no=%20%20`, {
+      token: f.admin,
+    });
+    expect(blank.json.code).toBe(CODE.VALIDATION);
+    const blankRec = await call(t.app, 'POST', `/v3/online-invoicing/reconcile?${scope}`, {
+      token: f.admin,
+      body: { serial_no: '  ' },
+    });
+    expect(blankRec.json.code).toBe(CODE.VALIDATION);
 
     // reconcile: no serial is every unsettled invoice; the one who settled them is recorded
     await f.dev('control', {

@@ -28,6 +28,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       const access = req.access!;
       const result = await issueBlue(
         app,
+        // Stryker disable next-line OptionalChaining: every console route runs with a session (plugins/auth)
         { clientId: access.clientId, storeId: req.sid!, userId: req.session?.userId ?? null },
         req.body,
       );
@@ -72,6 +73,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
           clientId: access.clientId,
           storeIds: access.storeIds,
           serialNo: req.body.serial_no,
+          // Stryker disable next-line OptionalChaining: every console route runs with a session (plugins/auth)
           userId: req.session?.userId ?? null,
         }),
       );

@@ -55,7 +55,7 @@ function allowedRatesFor(taxpayerType: 'general' | 'small', now: Date): Readonly
   let set = rateSets.get(key);
   // Stryker disable next-line ConditionalExpression: recomputing the cached set gives the same set
   if (!set) {
-    // Stryker disable next-line ConditionalExpression: clearing the cache more often only recomputes
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the cache's size bound; clearing it more often only recomputes
     if (rateSets.size > 16) rateSets.clear();
     set = new Set(ratesFor({ taxpayerType, date: now }).map((r) => r.value));
     rateSets.set(key, set);
