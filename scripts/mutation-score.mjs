@@ -27,6 +27,8 @@ for (const [file, ms] of [...files].sort()) {
   tv += valid;
   const sv = count(ms, 'Survived');
   const nc = count(ms, 'NoCoverage');
-  console.log(`${path.basename(file).padEnd(22)} ${((100 * k) / valid).toFixed(1).padStart(5)}%  ${k}/${valid} (survived ${sv}, no coverage ${nc})`);
+  console.log(
+    `${path.basename(file).padEnd(22)} ${((100 * k) / valid).toFixed(1).padStart(5)}%  ${k}/${valid} (survived ${sv}, no coverage ${nc})`,
+  );
 }
 console.log(`${'all'.padEnd(22)} ${((100 * tk) / tv).toFixed(1).padStart(5)}%  ${tk}/${tv}`);
