@@ -63,7 +63,8 @@ export default async function setup(project: TestProject) {
   await admin.query(`create database ${DEMO_TEMPLATE} template ${TEMPLATE}`);
   await admin.end();
   const demo = connectDb(adminUrl.replace(/\/[^/]*$/, `/${DEMO_TEMPLATE}`), 2);
-  await seedDemo(demo.db);
+  // without the demo history, as the test workers (NODE_ENV=test) seeded it, whatever NODE_ENV this process has
+  await seedDemo(demo.db, { history: false });
   await currentKey(demo.db);
   await demo.close();
   project.provide('pgAdminUrl', adminUrl);
