@@ -159,7 +159,12 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     const res = await approve(r.id, { items: [item('21.20')] });
     expect(res.json.code, res.json.message).toBe(0);
     const inv = await invoiceOfSerial(`SCAN-R${String(r.id).padStart(6, '0')}`);
-    expect(inv).toMatchObject({ deviceId: ids.ukey, invoiceType: '026', status: 'issued' });
+    expect(inv).toMatchObject({
+      deviceId: ids.ukey,
+      invoiceType: '026',
+      status: 'issued',
+      buyerTitleType: 2,
+    });
     expect(res.json.data.request).toMatchObject({ invoice_type: '026', invoice_id: inv!.id });
     await settings({});
     await drainInvoiceHooks();
@@ -333,6 +338,26 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     expect(await messagesTo('')).toEqual([]);
   });
 
+  it('a rejection reaches the buyer by e-mail with its subject, and the page masks the address', async () => {
+    const c = await counter('拒绝台');
+    const r = await submit(c.token, { email: 'wang.fang@example.com', mobile: '' });
+    const page = await pub('GET', `/v3/scan/request?token=${r.requestToken}`);
+    expect(page.json.data).toMatchObject({ email: 'wa*******@example.com', mobile: '', reject_reason: '' });
+    await console_('POST', '/v3/scan-audit/reject', { body: { id: r.id, reason: '抬头有误' } });
+    await expect
+      .poll(() => messagesTo('wang.fang@example.com'))
+      .toEqual([
+        {
+          channel: 'email',
+          subject: '开票申请未通过审核 - 杭州云栈软件科技有限公司',
+          content:
+            '【开票台】您在杭州云栈软件科技有限公司（文三路总部）提交的开票申请未通过审核，原因：抬头有误。如有疑问请联系商家。',
+        },
+      ]);
+    const after = await pub('GET', `/v3/scan/request?token=${r.requestToken}`);
+    expect(after.json.data).toMatchObject({ status: 'rejected', reject_reason: '抬头有误' });
+  });
+
   it('a hotel order is issued with its stay; the order number leads the remark', async () => {
     await settings({}, { clientId: ids.hotel, sid: ids.bs });
     const stay = { room_no: '1206', guest_name: '王五', check_in: '2026-11-20', check_out: '2026-11-21' };
@@ -356,6 +381,13 @@ describe('scan settings, code lists, the audit queue and what an approval issues
   it('order codes: a number is made when none is given, a number is used once, items the rules refuse are named', async () => {
     const auto = await order({ items: [item('5.00')] });
     expect(auto.order_no).toMatch(/^SO[0-9A-Z]{6,}[0-9A-F]{4}$/);
+    expect((await pub('GET', `/v3/scan/code?token=${auto.token}`)).json.data).toMatchObject({
+      kind: 'order',
+      point_name: '订单码',
+      order_no: auto.order_no,
+      amount: '5.00',
+      items: [{ name: '餐饮服务', amount_with_tax: '5.00' }],
+    });
     expect(auto.expires_at).not.toBeNull();
     await order({ order_no: 'DUP-0001', items: [item('5.00')] });
     const dup = await console_('POST', '/v3/scan-code/create-order', {
@@ -367,6 +399,9 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     });
     const listed = await codes({ query: `kind=order&keyword=DUP-0001` });
     expect(listed.list.map((c) => c.amount)).toEqual(['5.00']);
+    // quantities with tax-inclusive amounts are checked as tax-inclusive
+    const counted = await order({ items: [item('106.00', { quantity: '3' })] });
+    expect(counted.amount).toBe('106.00');
     const zero = await console_('POST', '/v3/scan-code/create-order', {
       body: { items: [item('6.00', { quantity: '0' })] },
     });
@@ -447,12 +482,13 @@ describe('scan settings, code lists, the audit queue and what an approval issues
         .data as { name: string }[];
     expect((await search('云%栈')).map((x) => x.name)).toEqual(['杭州云栈软件科技有限公司']);
     await t.db.execute(
-      sql`update clients set name = '杭州云栈软件科技有限公司ABC123' where id = ${ids.software}`,
+      sql`update clients set name = '杭州云栈软件科技有限公司ABC123号' where id = ${ids.software}`,
     );
     try {
-      expect((await search('科技有限公司ABC123')).map((x) => x.name)).toEqual([
-        '杭州云栈软件科技有限公司ABC123',
-      ]);
+      // a code-like tail or head in a name is still a name
+      for (const kw of ['科技有限公司ABC123', 'ABC123号']) {
+        expect((await search(kw)).map((x) => x.name)).toEqual(['杭州云栈软件科技有限公司ABC123号']);
+      }
     } finally {
       await t.db.execute(
         sql`update clients set name = '杭州云栈软件科技有限公司' where id = ${ids.software}`,
