@@ -1003,6 +1003,19 @@ describe('buildBatch: splitting by the device limit and the line limit', () => {
     ]);
   });
 
+  it('a problem of a cut line is reported once, on the row the line came from, not on the part’s first row', () => {
+    // row 7 is cut by amount into five pieces whose shared quantity no longer matches their amounts
+    const result = build(
+      [invoice()],
+      [item({}, 2), item({}, 3), item({ quantity: '9807629.53', amount: '1934295.87', rate: '3%' }, 7)],
+      { perInvoiceLimit: '387900.83' },
+    );
+    expect(result).toEqual({
+      issues: [lineIssue(7, '金额', '单价×数量与金额的误差超过0.01')],
+      invoices: [],
+    });
+  });
+
   it('reports a line too large to split on its amount cell', () => {
     const result = build([invoice()], [item({ amount: '100000' }, 6)], { perInvoiceLimit: '1' });
     expect(result).toEqual({
@@ -1022,6 +1035,16 @@ describe('buildBatch: problems of 发票信息 rows', () => {
       [],
       {},
       [invIssue(3, '流水号', '流水号最多40个字符')],
+    ],
+    [
+      'a serial of 41 characters with its lines: told once, on the invoice',
+      [invoice({ serial: 'S'.repeat(41) }, 3)],
+      [item({ serial: 'S'.repeat(41) }, 4), item({ serial: 'T1' }, 5)],
+      {},
+      [
+        invIssue(3, '流水号', '流水号最多40个字符'),
+        lineIssue(5, '流水号', '“发票信息”表中没有流水号为“T1”的发票'),
+      ],
     ],
     [
       'no lines',

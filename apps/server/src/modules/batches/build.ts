@@ -169,14 +169,30 @@ export function buildBatch(
     issues.push({ sheet: BATCH_SHEETS.invoices, row, column: key ? invCol(key) : '', message });
   const ln = (row: number, key: string, message: string) =>
     issues.push({ sheet: BATCH_SHEETS.lines, row, column: key ? lineCol(key) : '', message });
+  /** the parts of a split invoice repeat the invoice's and a cut line's problems: each is told once */
+  const once =
+    (push: typeof inv, sheet: string, colOf: (key: string) => string) =>
+    (row: number, key: string, message: string) => {
+      const column = key ? colOf(key) : '';
+      const known = issues.some(
+        (i) => i.sheet === sheet && i.row === row && i.column === column && i.message === message,
+      );
+      if (!known) push(row, key, message);
+    };
+  const invOnce = once(inv, BATCH_SHEETS.invoices, invCol);
+  const lnOnce = once(ln, BATCH_SHEETS.lines, lineCol);
 
   // invoices by serial
   const bySerial = new Map<string, SheetRow>();
+  /** serials of invoice rows refused as such: their lines need no message of their own */
+  const refusedSerials = new Set<string>();
   for (const r of file.invoices) {
     const serial = r.values.serial ?? '';
     if (!serial) inv(r.row, 'serial', '请填写流水号');
-    else if (serial.length > 40) inv(r.row, 'serial', '流水号最多40个字符');
-    else if (bySerial.has(serial)) inv(r.row, 'serial', `流水号与第${bySerial.get(serial)!.row}行重复`);
+    else if (serial.length > 40) {
+      inv(r.row, 'serial', '流水号最多40个字符');
+      refusedSerials.add(serial);
+    } else if (bySerial.has(serial)) inv(r.row, 'serial', `流水号与第${bySerial.get(serial)!.row}行重复`);
     else bySerial.set(serial, r);
   }
   // lines grouped by serial, in file order
@@ -188,7 +204,7 @@ export function buildBatch(
       continue;
     }
     if (!bySerial.has(serial)) {
-      ln(r.row, 'serial', `“发票信息”表中没有流水号为“${serial}”的发票`);
+      if (!refusedSerials.has(serial)) ln(r.row, 'serial', `“发票信息”表中没有流水号为“${serial}”的发票`);
       continue;
     }
     const list = linesOf.get(serial);
@@ -265,7 +281,8 @@ export function buildBatch(
           titleType,
           includes,
           ctx,
-          onIssue: (path, message) => mapIssue(path, message, r, rows, inv, ln),
+          // a part's line i is the part's own line i (its row on 商品明细), not the invoice's
+          onIssue: (path, message) => mapIssue(path, message, r, part.lines, invOnce, lnOnce),
         });
         if (partReq) parts.push(partReq);
       }
@@ -444,7 +461,7 @@ function mapIssue(
   path: (string | number)[],
   message: string,
   r: SheetRow,
-  rows: readonly SheetRow[],
+  rows: readonly { row: number }[],
   inv: (row: number, key: string, message: string) => void,
   ln: (row: number, key: string, message: string) => void,
 ) {
