@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import { zipFile } from '../../../test/zip.ts';
 import { CELL_MSG, cellText, parseBatchFile, sniffXlsx } from './parse.ts';
 import { bigBatchFile } from './test-utils.ts';
 
@@ -88,6 +89,7 @@ describe('batch file type (parse.ts sniffXlsx)', () => {
     ['an old .xls by its bytes', 'a.xlsx', OLE, OLD],
     ['an old .xls by its name', 'a.XLS', ZIP, OLD],
     ['a zip named .csv', 'a.csv', ZIP, NOT],
+    ['a zip named .xlsx.csv', 'a.xlsx.csv', ZIP, NOT],
     ['a text file named .xlsx', 'a.xlsx', Buffer.from('流水号,名称'), NOT],
     ['a zip named .xlsx', 'A.XLSX', ZIP, null],
     ['a zip with no name', '', ZIP, null],
@@ -101,7 +103,14 @@ describe('batch file sheets (parse.ts parseBatchFile)', () => {
   it('finds the header below blank rows, matches headers marked required, skips blank rows, numbers rows as Excel does', async () => {
     const file = await workbook({
       说明: [['随便写点什么']],
-      发票信息: [[], [], INVOICE_HEAD, ['A1', '企业', ' 杭州云栈 ', ''], [], ['A2', '个人', '张三', '加急']],
+      发票信息: [
+        [],
+        ['  ', null, ''],
+        INVOICE_HEAD,
+        ['A1', '企业', ' 杭州云栈 ', ''],
+        [],
+        ['A2', '个人', '张三', '加急'],
+      ],
       商品明细: [LINE_HEAD, LINE],
     });
     const parsed = await parseBatchFile('批量.xlsx', file);
@@ -171,6 +180,18 @@ describe('batch file sheets (parse.ts parseBatchFile)', () => {
       { sheet: '商品明细', row: 1, message: '表头与模板不一致：「金额」列重复，请下载最新模板' },
     ],
     [
+      'two columns twice',
+      {
+        发票信息: [
+          [...INVOICE_HEAD, '流水号', '备注'],
+          ['A1', '企业', '杭州'],
+        ],
+        商品明细: [LINE_HEAD, LINE],
+      },
+      'bad_header',
+      { sheet: '发票信息', row: 1, message: '表头与模板不一致：「流水号」「备注」列重复，请下载最新模板' },
+    ],
+    [
       'a sheet missing',
       { 发票信息: [INVOICE_HEAD, ['A1', '企业', '杭州']], Sheet2: [LINE_HEAD, LINE] },
       'bad_header',
@@ -225,6 +246,28 @@ describe('batch file sheets (parse.ts parseBatchFile)', () => {
       },
     });
     expect(damaged.invoices).toEqual([]);
+  });
+
+  it('refuses a zip of too many parts or parts too large with the reader’s own message', async () => {
+    const parts = await parseBatchFile(
+      'a.xlsx',
+      zipFile(Array.from({ length: 301 }, (_, i) => ({ name: `x${i}.txt`, data: 'x' }))),
+    );
+    expect(parts.fatal).toEqual({
+      code: 'not_excel',
+      issue: {
+        sheet: '',
+        row: 0,
+        column: '',
+        message: '文件内部结构异常（包含的部件超过300个），请在 Excel 中另存为新的 .xlsx 文件后再上传',
+      },
+    });
+    const big = await parseBatchFile(
+      'a.xlsx',
+      zipFile([{ name: '[Content_Types].xml', data: '<Types/>', declaredSize: 300 * 1024 * 1024 }]),
+    );
+    expect(big.fatal?.code).toBe('too_large');
+    expect(big.fatal?.issue.message).toMatch(/^文件解压后过大（.+），请检查文件或拆分后再上传$/);
   });
 
   it('takes 10,000 invoices and refuses the 10,001st with where it stopped', async () => {
