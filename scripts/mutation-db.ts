@@ -11,11 +11,14 @@
 // killed run left is dropped at start, the cluster's data is removed at the end, and every minute
 // the test databases nobody has been connected to for two minutes are dropped.
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { StartupError, startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
 
-const base = path.resolve(import.meta.dirname, '../.tmp/mutation-pg');
+// outside the project: Stryker walks the project when it copies it to its sandbox, and a database
+// directory dropped during that walk failed the run (ENOENT on .tmp/mutation-pg/pg/base/…)
+const base = path.join(os.tmpdir(), 'kaipiao-mutation-pg');
 let dir = base;
 let started: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
 try {
