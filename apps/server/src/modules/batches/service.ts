@@ -226,7 +226,6 @@ export async function uploadBatch(
  */
 export async function dryRun(app: FastifyInstance, clientId: number, batchId: number): Promise<BatchDryRun> {
   const b = await repo.findBatch(app.db, clientId, batchId);
-  // Stryker disable next-line ConditionalExpression: the routes found the batch first (ownBatch), in the business
   if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
   const device = await loadDevice(app, clientId, b.store_id, b.device_id);
   // Stryker disable next-line ConditionalExpression: a batch's device is never deleted
@@ -345,7 +344,6 @@ export function noticeOf(b: { pause_reason: string; bookkeeping_expired: boolean
 
 export async function batchProgress(app: FastifyInstance, clientId: number, batchId: number) {
   const b = await repo.progressRow(app.db, clientId, batchId);
-  // Stryker disable next-line ConditionalExpression: the routes found the batch first (ownBatch), in the business
   if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
   return repo.toProgress(b, await repo.rowCounts(app.db, batchId), noticeOf(b));
 }
@@ -379,7 +377,6 @@ export async function startBatch(
   kick: (id: number) => void,
 ) {
   const b = await repo.findBatch(app.db, clientId, batchId);
-  // Stryker disable next-line ConditionalExpression: the routes found the batch first (ownBatch), in the business
   if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
   if (b.status !== 'ready') throw new AppError(BATCH_CODE.BAD_STATE);
   await assertBookkeeping(app, clientId);
@@ -397,7 +394,6 @@ export async function startBatch(
 
 export async function pauseBatch(app: FastifyInstance, clientId: number, batchId: number) {
   const b = await repo.findBatch(app.db, clientId, batchId);
-  // Stryker disable next-line ConditionalExpression: the routes found the batch first (ownBatch), in the business
   if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
   const ok = await repo.setStatus(app.db, {
     id: batchId,
@@ -416,7 +412,6 @@ export async function resumeBatch(
   kick: (id: number) => void,
 ) {
   const b = await repo.findBatch(app.db, clientId, batchId);
-  // Stryker disable next-line ConditionalExpression: the routes found the batch first (ownBatch), in the business
   if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
   if (b.status !== 'paused') throw new AppError(BATCH_CODE.BAD_STATE);
   await assertBookkeeping(app, clientId);
@@ -434,7 +429,6 @@ export async function resumeBatch(
 /** Cancels: rows not yet issued are skipped; rows already with the channel finish on their own. */
 export async function cancelBatch(app: FastifyInstance, clientId: number, batchId: number) {
   const b = await repo.findBatch(app.db, clientId, batchId);
-  // Stryker disable next-line ConditionalExpression: the routes found the batch first (ownBatch), in the business
   if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
   const done = await app.db.transaction(async (tx) => {
     const ok = await repo.setStatus(tx, {
@@ -461,7 +455,6 @@ export async function retryFailed(
   kick: (id: number) => void,
 ) {
   const b = await repo.findBatch(app.db, clientId, batchId);
-  // Stryker disable next-line ConditionalExpression: the routes found the batch first (ownBatch), in the business
   if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
   if (!['done', 'paused', 'running'].includes(b.status)) throw new AppError(BATCH_CODE.BAD_STATE);
   await assertBookkeeping(app, clientId);
@@ -472,12 +465,14 @@ export async function retryFailed(
       where batch_id = ${batchId} and status = 'failed'`);
     const n = res.rowCount ?? 0;
     if (n === 0) return 0;
-    await repo.setStatus(tx, {
+    const moved = await repo.setStatus(tx, {
       id: batchId,
       clientId,
       from: ['done', 'paused', 'running'],
       set: sql`status = 'running', pause_reason = '', finished_at = null`,
     });
+    // cancelled (or otherwise moved) since it was read: the rows go back to failed with the refusal
+    if (!moved) throw new AppError(BATCH_CODE.BAD_STATE);
     return n;
   });
   if (requeued === 0) throw new AppError(BATCH_CODE.NOTHING_TO_RETRY);
