@@ -152,6 +152,67 @@ describe('batch page access, store scope, uploads without a file, file headers',
     expect(json.json.code).toBe(BATCH_CODE.NO_FILE);
   });
 
+  it('as registered: each route checks its input, uploads need a store, the history names who uploaded', async () => {
+    // an app of its own, built in the test: route options are read while the app is built
+    // (closed with the file, by the helper's afterAll)
+    const own = await buildTestApp({ reuse: t });
+    {
+      const q = f.scope(f.ids.software, f.ids.hq);
+      const admin = f.admin;
+      for (const [path, query] of [
+        ['dry-run', 'batch_id=abc'],
+        ['progress', 'batch_id=0'],
+        ['rows', `batch_id=${bjBatch}&status=bogus`],
+        ['result', 'batch_id=-1'],
+        ['list', 'page_size=7'],
+      ] as const) {
+        const res = await call(own.app, 'GET', `/v3/batch-invoice/${path}?${q}&${query}`, { token: admin });
+        expect(res.json.code, path).toBe(CODE.VALIDATION);
+      }
+      const start = await call(own.app, 'POST', `/v3/batch-invoice/start?${q}`, {
+        token: admin,
+        body: { batch_id: 'x' },
+      });
+      expect(start.json.code).toBe(CODE.VALIDATION);
+      const all = await upload(
+        own.app,
+        `/v3/batch-invoice/upload?${f.scope(f.ids.software, -1)}&device_id=${f.ids.digital}&invoice_type=82`,
+        admin,
+        { filename: 'x.xlsx', content: await fillTemplate(template, [invoiceRow('X1')], [lineRow('X1')]) },
+      );
+      expect(all.json).toMatchObject({ code: CODE.SWITCH_STORE, message: '请先切换到具体门店再操作' });
+      const listed = await call(
+        own.app,
+        'GET',
+        `/v3/batch-invoice/list?${f.scope(f.ids.software, f.ids.bj)}`,
+        {
+          token: admin,
+        },
+      );
+      expect(listed.json.data.list.find((b: { batch_id: number }) => b.batch_id === bjBatch)).toMatchObject({
+        created_by_name: '集团管理员',
+        file_name: 'bj.xlsx',
+      });
+      // the clerk without the entry is refused by this app too
+      await t.db
+        .update(authorityRules)
+        .set({ urls: sql`array_remove(${authorityRules.urls}, '/invoice/batch')` })
+        .where(eq(authorityRules.orgId, orgId));
+      own.app.accessService.forgetAll();
+      try {
+        const res = await call(own.app, 'GET', `/v3/batch-invoice/list?${q}`, { token: f.clerk });
+        expect(res.json.code).toBe(CODE.FORBIDDEN);
+      } finally {
+        await t.db
+          .update(authorityRules)
+          .set({ urls: sql`array_append(${authorityRules.urls}, '/invoice/batch')` })
+          .where(eq(authorityRules.orgId, orgId));
+        own.app.accessService.forgetAll();
+        t.app.accessService.forgetAll();
+      }
+    }
+  });
+
   it('the template and a result download as Excel, named in Chinese, never cached', async () => {
     const tpl = await download(
       t.app,
