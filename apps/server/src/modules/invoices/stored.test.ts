@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { INVOICE_CODE } from '@kaipiao/shared';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../test/helper.ts';
+import { buildTestApp, call } from '../../../test/helper.ts';
 import { invoices } from '../../db/schema/index.ts';
 import { drainInvoiceHooks } from './hooks.ts';
 import { type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
@@ -122,5 +123,70 @@ describe('special-business blocks and bank flags kept with the invoice', () => {
     expect(buyer.specificBusiness).toEqual({ show_bank: { buyer: true, seller: false } });
     const seller = await issued(payload(f.ids.digital, { extra: { show_seller_bank: true } }));
     expect(seller.specificBusiness).toEqual({ show_bank: { buyer: false, seller: true } });
+  });
+
+  it('reconciliation settles only the invoices of the stores and serial asked about', async () => {
+    const unknown = async (
+      device: number,
+      clientId: number,
+      sid: number,
+      body: ReturnType<typeof payload>,
+    ) => {
+      await f.dev('control', {
+        device_id: device,
+        fault: 'unknown',
+        fault_count: 1,
+        unknown_visible_after_s: 3600,
+      });
+      const res = await f.issue(body, { clientId, sid });
+      expect(res.json.code).toBe(INVOICE_CODE.CHANNEL_TIMEOUT);
+      return body.serial_no;
+    };
+    const hq = await unknown(f.ids.digital, f.ids.software, f.ids.hq, payload(f.ids.digital));
+    const bj = await unknown(f.ids.digital, f.ids.software, f.ids.bj, payload(f.ids.digital));
+    const bj2 = await unknown(f.ids.digital, f.ids.software, f.ids.bj, payload(f.ids.digital));
+    const hotel = await unknown(
+      f.ids.hotelDigital,
+      f.ids.hotel,
+      f.ids.bs,
+      payload(f.ids.hotelDigital, { lines: [line('101.00', { tax_rate: '0.01' })] }),
+    );
+    // the bureau's hour passes for all of them
+    await t.db.execute(sql`update channel_sandbox_issues set visible_at = now()`);
+    const statusOf = async () =>
+      Object.fromEntries(
+        (
+          await t.db
+            .select()
+            .from(invoices)
+            .where(inArray(invoices.serialNo, [hq, bj, bj2, hotel]))
+        ).map((i) => [i.serialNo, i.status]),
+      );
+    const reconcile = (token: string, sid: number, body: Record<string, unknown> = {}) =>
+      call(t.app, 'POST', `/v3/online-invoicing/reconcile?${f.scope(f.ids.software, sid)}`, { token, body });
+
+    // the clerk may use 文三路总部 only: its invoice alone
+    const clerk = await reconcile(f.clerk, f.ids.hq);
+    expect(clerk.json.data).toMatchObject({ checked: 1, issued: 1 });
+    expect(await statusOf()).toEqual({
+      [hq]: 'issued',
+      [bj]: 'unknown',
+      [bj2]: 'unknown',
+      [hotel]: 'unknown',
+    });
+    // the administrator asks about one serial: that one alone
+    const one = await reconcile(f.admin, f.ids.bj, { serial_no: bj });
+    expect(one.json.data).toMatchObject({ checked: 1, issued: 1 });
+    expect(await statusOf()).toEqual({
+      [hq]: 'issued',
+      [bj]: 'issued',
+      [bj2]: 'unknown',
+      [hotel]: 'unknown',
+    });
+    // and the rest of the business, never the hotel's
+    const rest = await reconcile(f.admin, -1);
+    expect(rest.json.data).toMatchObject({ checked: 1, issued: 1 });
+    expect(await statusOf()).toEqual({ [hq]: 'issued', [bj]: 'issued', [bj2]: 'issued', [hotel]: 'unknown' });
+    await drainInvoiceHooks();
   });
 });
