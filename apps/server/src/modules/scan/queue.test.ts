@@ -1,30 +1,12 @@
 import { CODE, INVOICE_CODE, messageFor, SCAN_CODE } from '@kaipiao/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
+import { buildTestApp, DEMO } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
 import { clientStores, invoices, outbox, scanRequests, scanSettings } from '../../db/schema/index.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
-import { BUYER_TAX_CODE, type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-
-const item = (amount: string, extra: Record<string, unknown> = {}) => ({
-  name: '餐饮服务',
-  short_name: '餐饮服务',
-  tax_class_code: '3070401000000000000',
-  tax_rate: '0.06',
-  amount_with_tax: amount,
-  ...extra,
-});
-
-const buyer = (token: string, extra: Record<string, unknown> = {}) => ({
-  token,
-  title_type: 2,
-  name: '杭州西溪数据服务有限公司',
-  tax_code: BUYER_TAX_CODE,
-  email: 'buyer@example.com',
-  mobile: '13900000001',
-  ...extra,
-});
+import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
+import { buyer, type ConsoleOpts, item, resetScanLimits, scanCallers } from './test-utils.ts';
 
 type Code = {
   id: number;
@@ -62,18 +44,13 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     bare = s!.id;
   });
   beforeEach(async () => {
-    await t.db.execute(sql`delete from rate_counters where key like 'scan:%'`);
+    await resetScanLimits(t);
   });
 
-  type Opts = { body?: unknown; token?: string; clientId?: number; sid?: number; query?: string };
-  const console_ = (method: 'GET' | 'POST', path: string, o: Opts = {}) =>
-    call(
-      t.app,
-      method,
-      `${path}?${f.scope(o.clientId ?? ids.software, o.sid ?? ids.hq)}${o.query ? `&${o.query}` : ''}`,
-      { token: o.token ?? f.admin, body: o.body },
-    );
-  const pub = (method: 'GET' | 'POST', path: string, body?: unknown) => call(t.app, method, path, { body });
+  const { console_, pub } = scanCallers(
+    () => t,
+    () => f,
+  );
   const settings = (body: Record<string, unknown>, o: { clientId?: number; sid?: number } = {}) =>
     console_('POST', '/v3/scan-code/settings', {
       ...o,
@@ -108,7 +85,7 @@ describe('scan settings, code lists, the audit queue and what an approval issues
       status: res.json.data.status,
     };
   };
-  const approve = (id: number, body: Record<string, unknown> = {}, o: Opts = {}) =>
+  const approve = (id: number, body: Record<string, unknown> = {}, o: ConsoleOpts = {}) =>
     console_('POST', '/v3/scan-audit/approve', { ...o, body: { id, ...body } });
   const requestRow = async (id: number) =>
     (await t.db.select().from(scanRequests).where(eq(scanRequests.id, id)))[0]!;

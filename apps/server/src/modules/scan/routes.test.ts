@@ -11,25 +11,7 @@ import { seedDemoScan } from '../../db/seed/scan.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
 import { BUYER_TAX_CODE, type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 import { PUBLIC_LIMITS } from './public-routes.ts';
-
-const item = (amount: string, extra: Record<string, unknown> = {}) => ({
-  name: '餐饮服务',
-  short_name: '餐饮服务',
-  tax_class_code: '3070401000000000000',
-  tax_rate: '0.06',
-  amount_with_tax: amount,
-  ...extra,
-});
-
-const buyer = (token: string, extra: Record<string, unknown> = {}) => ({
-  token,
-  title_type: 2,
-  name: '杭州西溪数据服务有限公司',
-  tax_code: BUYER_TAX_CODE,
-  email: 'buyer@example.com',
-  mobile: '13900000001',
-  ...extra,
-});
+import { buyer, item, resetScanLimits, scanCallers } from './test-utils.ts';
 
 describe('scan-to-invoice and the audit queue', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -45,21 +27,13 @@ describe('scan-to-invoice and the audit queue', () => {
 
   // every inject call comes from one IP: the public per-IP limits start afresh per test
   beforeEach(async () => {
-    await t.db.execute(sql`delete from rate_counters where key like 'scan:%'`);
+    await resetScanLimits(t);
   });
 
-  const console_ = (
-    method: 'GET' | 'POST',
-    path: string,
-    opts: { body?: unknown; token?: string; clientId?: number; sid?: number; query?: string } = {},
-  ) =>
-    call(
-      t.app,
-      method,
-      `${path}?${f.scope(opts.clientId ?? ids.software, opts.sid ?? ids.hq)}${opts.query ? `&${opts.query}` : ''}`,
-      { token: opts.token ?? f.admin, body: opts.body },
-    );
-  const pub = (method: 'GET' | 'POST', path: string, body?: unknown) => call(t.app, method, path, { body });
+  const { console_, pub } = scanCallers(
+    () => t,
+    () => f,
+  );
 
   const settings = (mode: 'audit' | 'immediate', o: { clientId?: number; sid?: number } = {}) =>
     console_('POST', '/v3/scan-code/settings', { ...o, body: { mode, device_id: null, invoice_type: '82' } });

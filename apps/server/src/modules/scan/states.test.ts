@@ -1,9 +1,10 @@
 import { INVOICE_CODE, SCAN_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, call } from '../../../test/helper.ts';
+import { buildTestApp } from '../../../test/helper.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
-import { BUYER_TAX_CODE, type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
+import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
+import { buyer, type ConsoleOpts, item, resetScanLimits, scanCallers } from './test-utils.ts';
 
 /** The exact messages of the scan refusals (packages/shared errors/messages.ts). */
 const SCAN_MSG_OF: Record<number, string> = {
@@ -18,24 +19,6 @@ const SCAN_MSG_OF: Record<number, string> = {
   [SESSION_CODE.STORE_NOT_PERMITTED]: '无权限操作该门店',
 };
 const refusal = (code: number) => ({ code, message: SCAN_MSG_OF[code] });
-
-const item = (amount: string) => ({
-  name: '餐饮服务',
-  short_name: '餐饮服务',
-  tax_class_code: '3070401000000000000',
-  tax_rate: '0.06',
-  amount_with_tax: amount,
-});
-
-const buyer = (token: string, extra: Record<string, unknown> = {}) => ({
-  token,
-  title_type: 2,
-  name: '杭州西溪数据服务有限公司',
-  tax_code: BUYER_TAX_CODE,
-  email: 'buyer@example.com',
-  mobile: '13900000001',
-  ...extra,
-});
 
 /**
  * Scan-to-invoice (domain.md §8.1; scan service, routes, public routes): a request may be approved
@@ -56,18 +39,13 @@ describe('scan requests and codes in every state', () => {
   });
   // every inject call comes from one IP: the public per-IP limits start afresh per test
   beforeEach(async () => {
-    await t.db.execute(sql`delete from rate_counters where key like 'scan:%'`);
+    await resetScanLimits(t);
   });
 
-  type Opts = { body?: unknown; token?: string; clientId?: number; sid?: number; query?: string };
-  const console_ = (method: 'GET' | 'POST', path: string, o: Opts = {}) =>
-    call(
-      t.app,
-      method,
-      `${path}?${f.scope(o.clientId ?? ids.software, o.sid ?? ids.hq)}${o.query ? `&${o.query}` : ''}`,
-      { token: o.token ?? f.admin, body: o.body },
-    );
-  const pub = (method: 'GET' | 'POST', path: string, body?: unknown) => call(t.app, method, path, { body });
+  const { console_, pub } = scanCallers(
+    () => t,
+    () => f,
+  );
 
   const order = async (o: { sid?: number; amount?: string; valid_minutes?: number } = {}) => {
     const res = await console_('POST', '/v3/scan-code/create-order', {
@@ -97,9 +75,9 @@ describe('scan requests and codes in every state', () => {
     );
     return { id: Number(r.rows[0]!.id), token: res.json.data.request_token as string };
   };
-  const approve = (id: number, o: Opts = {}) =>
+  const approve = (id: number, o: ConsoleOpts = {}) =>
     console_('POST', '/v3/scan-audit/approve', { ...o, body: { id, items: [item('50.00')] } });
-  const reject = (id: number, o: Opts = {}) =>
+  const reject = (id: number, o: ConsoleOpts = {}) =>
     console_('POST', '/v3/scan-audit/reject', { ...o, body: { id, reason: '重复申请' } });
   const statusOf = async (id: number) =>
     (await t.db.execute<{ status: string }>(sql`select status from scan_requests where id = ${id}`)).rows[0]!
