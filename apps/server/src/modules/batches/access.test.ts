@@ -5,6 +5,7 @@ import { buildTestApp, call } from '../../../test/helper.ts';
 import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { authorityRules, clients, orgs } from '../../db/schema/index.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
+import { batchFiles } from './test-uploads.ts';
 import { fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -17,6 +18,11 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 describe('batch page access, store scope, uploads without a file, file headers', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   let f: Fixture;
+  const files = batchFiles(
+    () => t,
+    () => f,
+    'A',
+  );
   let template: Buffer;
   let orgId: number;
   let original: typeof orgs.$inferSelect;
@@ -28,15 +34,11 @@ describe('batch page access, store scope, uploads without a file, file headers',
     const [c] = await t.db.select().from(clients).where(eq(clients.id, f.ids.software));
     orgId = c!.orgId;
     original = (await t.db.select().from(orgs).where(eq(orgs.id, orgId)))[0]!;
-    template = (
-      await download(t.app, `/v3/batch-invoice/template?${f.scope(f.ids.software, f.ids.hq)}`, f.admin)
-    ).body;
-    const res = await upload(
-      t.app,
-      `/v3/batch-invoice/upload?${f.scope(f.ids.software, f.ids.bj)}&device_id=${f.ids.digital}&invoice_type=82`,
-      f.admin,
-      { filename: 'bj.xlsx', content: await fillTemplate(template, [invoiceRow('BJ1')], [lineRow('BJ1')]) },
-    );
+    template = await files.template();
+    const res = await files.send(await fillTemplate(template, [invoiceRow('BJ1')], [lineRow('BJ1')]), {
+      sid: f.ids.bj,
+      filename: 'bj.xlsx',
+    });
     expect(res.json.code, res.json.message).toBe(0);
     bjBatch = res.json.data.batch_id;
   });

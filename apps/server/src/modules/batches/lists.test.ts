@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
-import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { invoices } from '../../db/schema/index.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-import { bigBatchFile, type CellMap, fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
+import { batchFiles } from './test-uploads.ts';
+import { bigBatchFile } from './test-utils.ts';
 
 type Progress = {
   batch_id: number;
@@ -28,32 +28,20 @@ type Progress = {
 describe('batch lists, counts and rows', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   let f: Fixture;
-  let template: Buffer;
-  let seq = 0;
+  const files = batchFiles(
+    () => t,
+    () => f,
+    'L',
+  );
 
   beforeAll(async () => {
     t = await buildTestApp();
     f = await invoicingFixture(t.app, t.db);
-    template = (
-      await download(t.app, `/v3/batch-invoice/template?${f.scope(f.ids.software, f.ids.hq)}`, f.admin)
-    ).body;
   });
 
   /** Uploads a file of `n` invoices (one line of 1,060.00 each) at a store: the batch's id. */
   const uploadBatch = async (n: number, sid = f.ids.hq, content?: Buffer) => {
-    const p = `L${++seq}x`;
-    const inv: CellMap[] = [];
-    const lines: CellMap[] = [];
-    for (let i = 1; i <= n; i++) {
-      inv.push(invoiceRow(`${p}${i}`));
-      lines.push(lineRow(`${p}${i}`));
-    }
-    const res = await upload(
-      t.app,
-      `/v3/batch-invoice/upload?${f.scope(f.ids.software, sid)}&device_id=${f.ids.digital}&invoice_type=82`,
-      f.admin,
-      { filename: `${p}.xlsx`, content: content ?? (await fillTemplate(template, inv, lines)) },
-    );
+    const res = await files.send(content ?? (await files.file(n)), { sid });
     expect(res.json.code, res.json.message).toBe(0);
     return res.json.data.batch_id as number;
   };

@@ -2,10 +2,9 @@ import { INVOICE_CODE, messageFor } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
-import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { invoices } from '../../db/schema/index.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-import { type CellMap, fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
+import { batchFiles } from './test-uploads.ts';
 
 type Row = {
   seq: number;
@@ -28,34 +27,21 @@ type Row = {
 describe('batch rows and the channel’s answers', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   let f: Fixture;
-  let template: Buffer;
-  let seq = 0;
+  const files = batchFiles(
+    () => t,
+    () => f,
+    'O',
+  );
   const q = () => f.scope(f.ids.software, f.ids.hq);
 
   beforeAll(async () => {
     t = await buildTestApp();
     f = await invoicingFixture(t.app, t.db);
-    template = (await download(t.app, `/v3/batch-invoice/template?${q()}`, f.admin)).body;
   });
 
   /** Uploads and runs a batch of `n` invoices to its end; its rows. */
   const run = async (n: number) => {
-    const p = `O${++seq}x`;
-    const inv: CellMap[] = [];
-    const lines: CellMap[] = [];
-    for (let i = 1; i <= n; i++) {
-      inv.push(invoiceRow(`${p}${i}`));
-      lines.push(lineRow(`${p}${i}`));
-    }
-    const up = await upload(
-      t.app,
-      `/v3/batch-invoice/upload?${q()}&device_id=${f.ids.digital}&invoice_type=82`,
-      f.admin,
-      {
-        filename: `${p}.xlsx`,
-        content: await fillTemplate(template, inv, lines),
-      },
-    );
+    const up = await files.send(await files.file(n));
     expect(up.json.code, up.json.message).toBe(0);
     const id = up.json.data.batch_id as number;
     const started = await call(t.app, 'POST', `/v3/batch-invoice/start?${q()}`, {

@@ -2,9 +2,9 @@ import { BATCH_CODE, BATCH_KIND_LABELS, DEVICE_KINDS, MSG } from '@kaipiao/share
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
-import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { clients, orgs } from '../../db/schema/index.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
+import { batchFiles } from './test-uploads.ts';
 import { type CellMap, fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
 
 /**
@@ -15,44 +15,28 @@ import { type CellMap, fillTemplate, invoiceRow, lineRow } from './test-utils.ts
 describe('batch upload report and dry run', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   let f: Fixture;
-  let template: Buffer;
-  let seq = 0;
+  const files = batchFiles(
+    () => t,
+    () => f,
+    'P',
+  );
 
   beforeAll(async () => {
     t = await buildTestApp();
     f = await invoicingFixture(t.app, t.db);
-    template = (
-      await download(t.app, `/v3/batch-invoice/template?${f.scope(f.ids.software, f.ids.hq)}`, f.admin)
-    ).body;
   });
 
-  const send = async (content: Buffer, filename = 'batch.xlsx') =>
-    upload(
-      t.app,
-      `/v3/batch-invoice/upload?${f.scope(f.ids.software, f.ids.hq)}&device_id=${f.ids.digital}&invoice_type=82`,
-      f.admin,
-      { filename, content },
-    );
-  const fileOf = (
-    n: number,
-    inv: (i: number) => CellMap = () => ({}),
-    line: (i: number) => CellMap = () => ({}),
-  ) => {
-    const p = `P${++seq}x`;
-    return fillTemplate(
-      template,
-      Array.from({ length: n }, (_, i) => invoiceRow(`${p}${i + 1}`, inv(i + 1))),
-      Array.from({ length: n }, (_, i) => lineRow(`${p}${i + 1}`, line(i + 1))),
-    );
-  };
+  const send = (content: Buffer, filename?: string) => files.send(content, { filename });
+  const fileOf = (n: number, inv?: (i: number) => CellMap, line?: (i: number) => CellMap) =>
+    files.file(n, inv, line);
   const batchCount = async () =>
     Number((await t.db.execute<{ n: number }>(sql`select count(*)::int as n from batches`)).rows[0]!.n);
 
   it('reports problems by sheet, row and column, whatever order they were found in', async () => {
     const before = await batchCount();
-    const p = `S${++seq}x`;
+    const p = files.prefix();
     const file = await fillTemplate(
-      template,
+      await files.template(),
       [
         invoiceRow(`${p}1`),
         invoiceRow(`${p}2`, { 单价金额含税: '也许', 购买方类型: '公司', 发票种类: '纸票' }),
