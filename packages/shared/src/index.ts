@@ -17,6 +17,7 @@ export * from './schemas/session.ts';
 export * from './schemas/specific-business.ts';
 export * from './schemas/titles.ts';
 export * from './schemas/trusteeship.ts';
+export * from './time/beijing.ts';
 export * from './validation/length.ts';
 export * from './validation/messages.ts';
 export * from './validation/patterns.ts';

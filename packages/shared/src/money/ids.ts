@@ -1,4 +1,4 @@
-import { beijingDate } from './rates.ts';
+import { beijingDay } from '../time/beijing.ts';
 
 export { maskPhone } from '../validation/patterns.ts';
 
@@ -46,7 +46,7 @@ function validBirthDate(yyyymmdd: string): boolean {
   // Stryker disable next-line ConditionalExpression,LogicalOperator: a date the pattern admits that does not exist rolls into the next month: month and day both change, the year never, so either check alone catches it
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false;
   const iso = `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`;
-  return iso <= beijingDate();
+  return iso <= beijingDay();
 }
 
 /**

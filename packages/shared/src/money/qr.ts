@@ -1,3 +1,4 @@
+import { beijingCompactDay } from '../time/beijing.ts';
 import { type DecimalInput, fixed } from './decimal.ts';
 
 /**
@@ -80,7 +81,7 @@ function yyyymmdd(date: string | Date): string {
   if (date instanceof Date) {
     if (Number.isNaN(date.getTime())) throw new Error('开票日期格式不正确');
     // the invoice's calendar day in Beijing
-    return new Date(date.getTime() + 8 * 3600_000).toISOString().slice(0, 10).replace(/-/g, '');
+    return beijingCompactDay(date);
   }
   const digits = date.replace(/[^0-9]/g, '').slice(0, 8);
   if (digits.length !== 8) throw new Error('开票日期格式不正确');

@@ -1,3 +1,4 @@
+import { beijingDay } from '../time/beijing.ts';
 import { type DecimalInput, dec } from './decimal.ts';
 
 /** Every rate the invoice form offers (domain.md §2.6): 税率 13/9/6/0, 征收率 5/3, reduced 1.5/1/0.5. */
@@ -135,14 +136,9 @@ function opt(value: string, extra: Partial<RateOption> = {}): RateOption {
   return { value, label: rateLabel(value), zeroRateFlag: '', preferentialCode: '', ...extra };
 }
 
-/** Today's date in Beijing (UTC+8) as YYYY-MM-DD. */
-export function beijingDate(date: Date = new Date()): string {
-  return new Date(date.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-}
-
 /** The small-scale 3% → 1% reduction runs on `date` (a Beijing day 'YYYY-MM-DD', or an instant). */
 export function smallScaleReductionRuns(date: string | Date = new Date()): boolean {
-  const day = date instanceof Date ? beijingDate(date) : date.slice(0, 10);
+  const day = date instanceof Date ? beijingDay(date) : date.slice(0, 10);
   return day <= SMALL_SCALE_REDUCED_RATE_END;
 }
 
@@ -166,7 +162,7 @@ export function needsSmallScaleReason(opts: {
  * 0% (普通零税率), 免税, 不征税. The goods code may narrow this further.
  */
 export function ratesFor(opts: { taxpayerType: 'general' | 'small'; date?: string | Date }): RateOption[] {
-  const day = opts.date instanceof Date ? beijingDate(opts.date) : (opts.date ?? beijingDate()).slice(0, 10);
+  const day = opts.date instanceof Date ? beijingDay(opts.date) : (opts.date ?? beijingDay()).slice(0, 10);
   if (opts.taxpayerType === 'small') {
     const reduced = day <= SMALL_SCALE_REDUCED_RATE_END;
     return reduced

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RED_CODE } from '../errors/codes.ts';
+import { beijingMonth } from '../time/beijing.ts';
 import { text } from '../validation/text.ts';
 import { DIGITAL_INVOICE_TYPES, PAPER_INVOICE_TYPES } from './invoice.ts';
 
@@ -288,7 +289,6 @@ export function voidRefusal(
 ): number | null {
   if (!(PAPER_INVOICE_TYPES as readonly string[]).includes(invoiceType)) return RED_CODE.VOID_ELECTRONIC;
   if (!issuedAt) return RED_CODE.VOID_NOT_ISSUED;
-  const month = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 7);
-  if (month(new Date(issuedAt)) !== month(now)) return RED_CODE.VOID_PAST_MONTH;
+  if (beijingMonth(issuedAt) !== beijingMonth(now)) return RED_CODE.VOID_PAST_MONTH;
   return null;
 }
