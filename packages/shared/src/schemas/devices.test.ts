@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { maskPhone as patternsMaskPhone } from '../validation/patterns.ts';
 import { maskPhone, moveStockBodySchema, taxAccountBodySchema } from './devices.ts';
 
 describe('devices schemas', () => {
-  it('masks characters 4 to 7 of a phone', () => {
+  it('masks a phone with the one shared rule: first 3 and last 4 shown, short values unchanged', () => {
+    expect(maskPhone).toBe(patternsMaskPhone);
     expect(maskPhone('17612342696')).toBe('176****2696');
     expect(maskPhone('123')).toBe('123');
-    // exactly 7 characters: all of 4 to 7 are masked; 6 are too short to mask
-    expect(maskPhone('1761234')).toBe('176****');
+    // 7 characters have no middle between the first 3 and the last 4; 8 have one
+    expect(maskPhone('1761234')).toBe('1761234');
+    expect(maskPhone('17612345')).toBe('176*2345');
     expect(maskPhone('176123')).toBe('176123');
   });
   it('a tax account needs a valid phone or none (kept on edit), and a known identity and channel', () => {

@@ -243,5 +243,5 @@ export const filingItemSchema = z.object({
 export type FilingItem = z.infer<typeof filingItemSchema>;
 export const filingBodySchema = z.object({ device_id: z.number().int().positive() });
 
-/** Masks characters 4–7 of a phone: 176****2696. */
-export const maskPhone = (p: string) => (p.length >= 7 ? `${p.slice(0, 3)}****${p.slice(7)}` : p);
+/** A tax account's phone as lists show it: 176****2696 (the one rule, validation/patterns.ts). */
+export { maskPhone } from '../validation/patterns.ts';
