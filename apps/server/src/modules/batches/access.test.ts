@@ -191,9 +191,19 @@ describe('batch page access, store scope, uploads without a file, file headers',
           token: admin,
         },
       );
+      const names = (
+        await t.db.execute<{ device: string; store: string }>(
+          sql`select (select name from tax_devices where id = ${f.ids.digital}) as device,
+                     (select name from client_stores where id = ${f.ids.bj}) as store`,
+        )
+      ).rows[0]!;
+      expect(names.device).not.toBe('');
       expect(listed.json.data.list.find((b: { batch_id: number }) => b.batch_id === bjBatch)).toMatchObject({
         created_by_name: '集团管理员',
         file_name: 'bj.xlsx',
+        device_name: names.device,
+        store_id: f.ids.bj,
+        store_name: names.store,
       });
       // the clerk without the entry is refused by this app too
       await t.db
