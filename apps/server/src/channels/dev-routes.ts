@@ -1,4 +1,4 @@
-import { INVOICE_CODE, invoiceTypeSchema, text } from '@kaipiao/shared';
+import { beijingMonth, INVOICE_CODE, invoiceTypeSchema, text } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -166,7 +166,7 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const b = req.body;
       await device(b.device_id);
-      const month = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 7);
+      const month = beijingMonth();
       const set = {
         ...(b.online !== undefined && { online: b.online }),
         ...(b.locked !== undefined && { locked: b.locked }),

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
-import { DIGITAL_INVOICE_TYPES, INVOICE_CODE, type InvoiceType } from '@kaipiao/shared';
+import {
+  beijingCompactDay,
+  beijingMonth,
+  beijingParts,
+  DIGITAL_INVOICE_TYPES,
+  INVOICE_CODE,
+  type InvoiceType,
+} from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/app-error.ts';
@@ -21,10 +28,12 @@ const CODE_SUFFIX: Partial<Record<InvoiceType, string>> = {
 
 export const isDigitalType = (t: string): boolean => (DIGITAL_INVOICE_TYPES as readonly string[]).includes(t);
 
-/** Calendar parts in Asia/Shanghai (UTC+8, no DST): invoice dates and quota months are Beijing time. */
+/**
+ * Year, 'YYYY-MM' and 'YYYYMMDD' of an instant in Beijing time (@kaipiao/shared time/beijing.ts).
+ * Kept for modules/invoices/service.ts; new code calls beijingParts / beijingMonth directly.
+ */
 export function shanghaiParts(d: Date): { year: number; month: string; ymd: string } {
-  const iso = new Date(d.getTime() + 8 * 3600_000).toISOString();
-  return { year: Number(iso.slice(0, 4)), month: iso.slice(0, 7), ymd: iso.slice(0, 10).replace(/-/g, '') };
+  return { year: beijingParts(d).year, month: beijingMonth(d), ymd: beijingCompactDay(d) };
 }
 
 /** `YY + area(2) + channel(1) + sequence(15)`: the 20-digit 数电 number. */
@@ -85,7 +94,7 @@ export async function allocateInvoiceNumbers(
   if (!Number.isInteger(count) || count < 1) throw new Error(`allocateInvoiceNumbers: bad count ${count}`);
   const device = opts.device ?? (await loadDevice(tx, deviceId));
   if (isDigitalType(invoiceType)) {
-    const { year } = shanghaiParts(issuedAt);
+    const { year } = beijingParts(issuedAt);
     const res = await tx.execute<{ last_seq: number | string }>(sql`
       insert into channel_number_counters (device_id, series, year, client_id, last_seq)
       values (${deviceId}, 'digital', ${year}, ${device.clientId}, ${count})
@@ -140,7 +149,7 @@ export async function addNumberRange(
   opts: { deviceId: number; invoiceType: string; count: number; year?: number; batch?: number },
 ): Promise<{ invoiceCode: string; startNo: number; endNo: number }> {
   const device = await loadDevice(tx, opts.deviceId);
-  const year = opts.year ?? shanghaiParts(new Date()).year;
+  const year = opts.year ?? beijingParts().year;
   const code = makeInvoiceCode(opts.invoiceType, year, opts.batch ?? 1, device.areaCode);
   const res = await tx.execute<{ start_no: number; end_no: number }>(sql`
     insert into channel_number_ranges (client_id, device_id, invoice_type, invoice_code, start_no, end_no, next_no)

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
   AUTH_STATUS,
+  beijingDay,
   CODE,
   REAL_NAME_LIMITS,
   REAL_NAME_RESEND_SECONDS,
@@ -30,7 +31,6 @@ export type RealNameState = RealNameRow & {
 };
 
 const SMS_TRIES = 5;
-const beijingDay = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
 const qrText = (token: string) => `https://etax.sandbox.kaipiao.local/realname?t=${token}`;
 const toBase64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 

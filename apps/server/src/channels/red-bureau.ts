@@ -1,6 +1,6 @@
+import { beijingCompactDay } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from './numbers.ts';
-import { shanghaiParts } from './numbers.ts';
 
 /**
  * The bureau's side of red-letter work and voids (domain.md §3), behind an adapter like the tax
@@ -27,7 +27,7 @@ export class SandboxRedBureau implements RedBureau {
   }
 
   formNo(q: { kind: string; formId: number; areaCode: string; at: Date }): string {
-    const { ymd } = shanghaiParts(q.at);
+    const ymd = beijingCompactDay(q.at);
     const area = q.areaCode.padStart(2, '0').slice(-2);
     // sandbox formats: 确认单 YYMMDD + area + 12-digit sequence; 信息表 area + YYMMDD + 8-digit sequence
     if (q.kind === 'confirm') return `${ymd.slice(2)}${area}${String(q.formId).padStart(12, '0')}`;

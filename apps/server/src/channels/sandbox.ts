@@ -1,4 +1,4 @@
-import { INVOICE_CODE, messageFor } from '@kaipiao/shared';
+import { beijingMonth, beijingParts, INVOICE_CODE, messageFor } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/app-error.ts';
@@ -11,7 +11,6 @@ import {
   deviceStock,
   isDigitalType,
   makeCheckCode,
-  shanghaiParts,
 } from './numbers.ts';
 import type {
   AtOnceIssued,
@@ -226,7 +225,8 @@ export class SandboxTaxChannel implements TaxChannel {
     caller: IssuedSql,
   ): Promise<Map<string, AtOnceIssued> | null> {
     const issuedAt = new Date();
-    const { year, month } = shanghaiParts(issuedAt);
+    const { year } = beijingParts(issuedAt);
+    const month = beijingMonth(issuedAt);
     const yy = String(year % 100).padStart(2, '0');
     const digital = isDigitalType(batch.invoiceType);
     const n = batch.items.length;
@@ -350,7 +350,7 @@ export class SandboxTaxChannel implements TaxChannel {
     tx: DbOrTx,
     req: ChannelIssueRequest,
   ): Promise<{ status: 'ok'; areaCode: string } | ChannelFailed> {
-    const { month } = shanghaiParts(new Date());
+    const month = beijingMonth();
     const amount = req.totalAmount;
     const res = await tx.execute<{ area_code: string }>(sql`
       update tax_devices d set
@@ -476,7 +476,7 @@ export class SandboxTaxChannel implements TaxChannel {
   }
 
   async quota(deviceId: number): Promise<DeviceQuota | null> {
-    const { month } = shanghaiParts(new Date());
+    const month = beijingMonth();
     const res = await this.db.execute<{
       per_invoice_limit: string;
       monthly_quota: string | null;

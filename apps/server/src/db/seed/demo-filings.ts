@@ -1,3 +1,4 @@
+import { beijingInstant, beijingParts } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { FILING_KINDS, filingClock, isLiable } from '../../modules/devices/filing.ts';
 import type { Db } from '../client.ts';
@@ -15,8 +16,8 @@ export async function seedDemoFilings(
   now = new Date(),
 ): Promise<number> {
   const clock = filingClock(now);
-  const bj = new Date(now.getTime() + 8 * 3600_000);
-  const third = new Date(Date.UTC(bj.getUTCFullYear(), bj.getUTCMonth(), 3, 2)); // the 3rd, 10:00 Beijing
+  const { year, month } = beijingParts(now);
+  const third = beijingInstant({ year, month, day: 3, hour: 10 }); // the 3rd, 10:00 Beijing
   const filedAt = (third < now ? third : now).toISOString();
   const taxCodes = `{${demo.software.taxCode},${demo.hotel.taxCode}}`;
   await db.execute(sql`update tax_devices d set created_at = h.first_at

@@ -1,6 +1,17 @@
-import { computeLine, computeTotals, dec, fixed, invoiceQrText, usccCheckChar } from '@kaipiao/shared';
+import {
+  beijingMonth,
+  beijingParts,
+  computeLine,
+  computeTotals,
+  dec,
+  fixed,
+  invoiceQrText,
+  startOfBeijingDay,
+  usccCheckChar,
+} from '@kaipiao/shared';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { allocateInvoiceNumbers, type DbOrTx, isDigitalType, makeCheckCode } from '../../channels/numbers.ts';
+import { BEIJING_TZ } from '../../lib/beijing-sql.ts';
 import type { Db } from '../client.ts';
 import { clientStores, clients, deviceStores, taxDevices, users } from '../schema/index.ts';
 
@@ -253,9 +264,7 @@ type Ctx = {
 const DAY = 86_400_000;
 /** Midnight (Beijing) of the day `back` days before today. */
 function beijingMidnight(now: Date, back: number): Date {
-  const d = new Date(now.getTime() + 8 * 3600_000);
-  const ymd = d.toISOString().slice(0, 10);
-  return new Date(Date.parse(`${ymd}T00:00:00+08:00`) - back * DAY);
+  return new Date(startOfBeijingDay(now).getTime() - back * DAY);
 }
 
 type Profile = {
@@ -284,9 +293,9 @@ function issueTimes(r: Rand, now: Date, p: Profile): Date[] {
   const days: { start: Date; w: number }[] = [];
   for (let back = 364; back >= 0; back--) {
     const start = beijingMidnight(now, back);
-    const local = new Date(start.getTime() + 8 * 3600_000);
+    const { month, weekday } = beijingParts(start);
     const growth = 0.85 + 0.3 * ((364 - back) / 364);
-    days.push({ start, w: p.month[local.getUTCMonth()]! * p.weekday[local.getUTCDay()]! * growth });
+    days.push({ start, w: p.month[month - 1]! * p.weekday[weekday]! * growth });
   }
   const sum = days.reduce((s, d) => s + d.w, 0);
   const out: Date[] = [];
@@ -496,7 +505,7 @@ async function assignNumbers(tx: DbOrTx, ctx: Ctx, drafts: Draft[]) {
   const groups = new Map<string, Draft[]>();
   for (const d of drafts) {
     if (d.status !== 'issued') continue;
-    const year = new Date(d.issuedAt.getTime() + 8 * 3600_000).getUTCFullYear();
+    const { year } = beijingParts(d.issuedAt);
     const series = isDigitalType(d.invoiceType) ? 'digital' : d.invoiceType;
     const key = `${d.deviceId}:${series}:${year}`;
     groups.set(key, [...(groups.get(key) ?? []), d]);
@@ -764,7 +773,7 @@ export async function seedDemoHistory(
   if (software + hotel > 0) {
     // the 数电 accounts' month quota counts this month's history (red same-month invoices give
     // quota back), with room left for the demo: at least three times what the history used
-    const month = new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 7);
+    const month = beijingMonth(now);
     await db.execute(sql`
       update tax_devices d set
         quota_month = ${month},
@@ -773,7 +782,7 @@ export async function seedDemoHistory(
       from (
         select i.device_id, greatest(sum(i.total_amount), 0) as used
           from invoices i
-         where i.status = 'issued' and i.issued_at >= (${`${month}-01`}::timestamp at time zone 'Asia/Shanghai')
+         where i.status = 'issued' and i.issued_at >= (${`${month}-01`}::timestamp at time zone ${BEIJING_TZ})
          group by i.device_id
       ) u
       where d.id = u.device_id and d.monthly_quota is not null`);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { beijingDay } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { uscc } from './catalog.ts';
@@ -46,8 +47,7 @@ const full = (it: Item) => ({
 
 /** A stay `daysAgo` days back for `nights` nights, as yyyy-MM-dd in Asia/Shanghai. */
 function stay(daysAgo: number, nights: number) {
-  const day = (back: number) =>
-    new Date(Date.now() + 8 * 3600_000 - back * 86_400_000).toISOString().slice(0, 10);
+  const day = (back: number) => beijingDay(Date.now() - back * 86_400_000);
   return { check_in: day(daysAgo + nights), check_out: day(daysAgo) };
 }
 

@@ -1,3 +1,4 @@
+import { beijingInstant, beijingMonth, beijingParts } from '@kaipiao/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { loadEnv } from '../../config/env.ts';
 import { sealSecret } from '../../lib/secret-box.ts';
@@ -109,16 +110,15 @@ export async function seedDemoTaxAccounts(
       select 1 from tax_accounts where client_id = ${client.id} and white_listed and status = 'active') where id = ${client.id}`);
     // last month's filing done on main discs (a device is only liable for a month it existed in:
     // filing.ts isLiable; demo-filings.ts files what the history makes liable)
-    const bj = new Date(Date.now() + 8 * 3600_000);
-    const prev = new Date(Date.UTC(bj.getUTCFullYear(), bj.getUTCMonth() - 1, 1));
-    const period = `${prev.getUTCFullYear()}-${String(prev.getUTCMonth() + 1).padStart(2, '0')}`;
+    const { year, month } = beijingParts();
+    const period = beijingMonth(beijingInstant({ year, month: month - 1, day: 1 }));
     const discs = await db
       .select({ id: taxDevices.id, kind: taxDevices.kind, parentId: taxDevices.parentId })
       .from(taxDevices)
       .where(eq(taxDevices.clientId, client.id));
     const filed = discs.filter((d) => d.kind !== 'digital' && d.parentId === null);
     if (filed.length > 0) {
-      const at = new Date(Date.UTC(bj.getUTCFullYear(), bj.getUTCMonth(), 3, 2));
+      const at = beijingInstant({ year, month, day: 3, hour: 10 }); // the 3rd, 10:00 Beijing
       await db
         .insert(deviceFilings)
         .values(

@@ -1,4 +1,4 @@
-import { AUTH_CODE, SMS_RESEND_SECONDS } from '@kaipiao/shared';
+import { AUTH_CODE, SMS_RESEND_SECONDS, startOfBeijingDay } from '@kaipiao/shared';
 import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { smsCodes } from '../../db/schema/index.ts';
@@ -24,12 +24,6 @@ const PURPOSE_TEXT: Record<SmsPurpose, string> = {
   reset_password: '修改密码',
   bind_mobile: '绑定手机',
   secure_id: '身份',
-};
-
-const startOfDay = (at: Date) => {
-  // business calendar is Asia/Shanghai (UTC+8, no DST)
-  const now = at.getTime() + 8 * 3600_000;
-  return new Date(now - (now % 86_400_000) - 8 * 3600_000);
 };
 
 /**
@@ -70,7 +64,7 @@ export async function sendSmsCode(
         });
       }
     }
-    const since = startOfDay(now);
+    const since = startOfBeijingDay(now);
     const [byMobile] = await tx
       .select({ n: count() })
       .from(smsCodes)

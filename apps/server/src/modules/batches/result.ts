@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { BATCH_KIND_LABELS, BATCH_ROW_STATUS, BATCH_STATUS } from '@kaipiao/shared';
+import { BATCH_KIND_LABELS, BATCH_ROW_STATUS, BATCH_STATUS, beijingDateTime } from '@kaipiao/shared';
 import type { Db } from '../../db/client.ts';
 import { loadExcelJS } from '../../lib/heavy-modules.ts';
 import { allRows, type BatchRecord } from './repo.ts';
@@ -23,8 +23,7 @@ export const RESULT_HEADERS = [
 
 const WIDTHS = [8, 20, 12, 8, 22, 12, 32, 14, 14, 10, 14, 24, 20, 40];
 
-const beijing = (d: Date | string | null) =>
-  d ? new Date(new Date(d).getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ') : '';
+const beijing = (d: Date | string | null) => (d ? beijingDateTime(d) : '');
 
 /**
  * The result download (GET /v3/batch-invoice/result): one row per invoice of the batch with its

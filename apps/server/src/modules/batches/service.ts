@@ -6,6 +6,7 @@ import {
   type BatchDryRun,
   type BatchIssue,
   type BatchReport,
+  beijingMonth,
   CODE,
   DEVICE_KINDS,
   type DeviceKind,
@@ -18,7 +19,7 @@ import {
 } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { deviceStock, isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
+import { deviceStock, isDigitalType } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { maxLines } from '../invoices/validate.ts';
 import { buildBatch } from './build.ts';
@@ -52,7 +53,7 @@ type DeviceRow = {
 };
 
 async function loadDevice(app: FastifyInstance, clientId: number, storeId: number, deviceId: number) {
-  const month = shanghaiParts(new Date()).month;
+  const month = beijingMonth();
   const res = await app.db.execute<DeviceRow>(sql`
     select d.id, d.name, d.kind, d.status, d.online, d.locked, d.invoice_types, d.per_invoice_limit,
       d.monthly_quota, case when d.quota_month = ${month} then d.quota_used else 0 end as quota_used,

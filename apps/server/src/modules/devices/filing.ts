@@ -1,3 +1,5 @@
+import { beijingInstant, beijingMonth, beijingParts } from '@kaipiao/shared';
+
 /**
  * Monthly filing window (domain.md §7.1): the month `period` is copied (抄税) and cleared (清卡) from
  * the 1st to the 15th of the next month, Beijing time. Pure, so the rules are tested without a clock.
@@ -11,8 +13,6 @@ export type FilingClock = {
   to: Date;
 };
 
-const BEIJING_MS = 8 * 3600_000;
-
 /** Tax-control kinds that copy and clear every month; 数电 accounts, 乐企 and blockchain do not file. */
 export const FILING_KINDS: readonly string[] = [
   'ukey',
@@ -24,19 +24,14 @@ export const FILING_KINDS: readonly string[] = [
 export const filesMonthly = (kind: string) => FILING_KINDS.includes(kind);
 
 export function filingClock(now: Date): FilingClock {
-  const bj = new Date(now.getTime() + BEIJING_MS);
-  const y = bj.getUTCFullYear();
-  const m = bj.getUTCMonth(); // 0-based current month
-  const day = bj.getUTCDate();
-  const prev = new Date(Date.UTC(y, m - 1, 1));
-  const period = `${prev.getUTCFullYear()}-${String(prev.getUTCMonth() + 1).padStart(2, '0')}`;
-  const windowEnd = `${y}-${String(m + 1).padStart(2, '0')}-15`;
+  const { year, month, day } = beijingParts(now);
+  const from = beijingInstant({ year, month: month - 1, day: 1 });
   return {
-    period,
+    period: beijingMonth(from),
     inWindow: day >= 1 && day <= 15,
-    windowEnd,
-    from: new Date(prev.getTime() - BEIJING_MS),
-    to: new Date(Date.UTC(y, m, 1) - BEIJING_MS),
+    windowEnd: `${beijingMonth(now)}-15`,
+    from,
+    to: beijingInstant({ year, month, day: 1 }),
   };
 }
 

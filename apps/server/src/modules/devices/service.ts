@@ -1,9 +1,9 @@
-import { DEVICE_CODE } from '@kaipiao/shared';
+import { beijingMonth, DEVICE_CODE } from '@kaipiao/shared';
 import { DEVICE_KIND_LABELS, maskPhone, type TaxAccountBody } from '@kaipiao/shared/schemas/devices';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../channels/numbers.ts';
-import { addNumberRange, shanghaiParts } from '../../channels/numbers.ts';
+import { addNumberRange } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { deviceSql, refuseIfOtherStore, storeRefused, storeSql } from '../../lib/scope.ts';
 import { sealSecret } from '../../lib/secret-box.ts';
@@ -54,7 +54,7 @@ const deviceSelect = (access: ClientAccess) => sql`
 const permitted = (access: ClientAccess) => (access.storeIds === null ? null : [...access.storeIds]);
 
 function toDevice(d: DeviceRow) {
-  const month = shanghaiParts(new Date()).month;
+  const month = beijingMonth();
   return {
     device_id: d.id,
     name: d.name,

@@ -1,24 +1,5 @@
 import { formatAmount, rateLabel, toChineseCapital, trimmed } from '@kaipiao/shared';
 import type { DocLine } from './model.ts';
-import { shanghaiYmd } from './qr.ts';
-
-/** `2026年11月22日` (Asia/Shanghai). */
-export function chineseDate(d: Date): string {
-  const { y, m, d: day } = shanghaiYmd(d);
-  return `${y}年${m}月${day}日`;
-}
-
-/** `2026-11-22` (Asia/Shanghai). */
-export function isoDate(d: Date): string {
-  const { y, m, d: day } = shanghaiYmd(d);
-  return `${y}-${m}-${day}`;
-}
-
-/** `2026-11-22 10:11:12` (Asia/Shanghai). */
-export function isoDateTime(d: Date): string {
-  const t = new Date(d.getTime() + 8 * 3600_000).toISOString();
-  return `${t.slice(0, 10)} ${t.slice(11, 19)}`;
-}
 
 /** A stored decimal without trailing zeros: "1.50000000" → "1.5", "2.00" → "2"; null → ''. */
 export const trimDecimal = (v: string | null | undefined): string =>

@@ -1,4 +1,4 @@
-import { chineseDate } from './format.ts';
+import { beijingChineseDay } from '@kaipiao/shared';
 import type { InvoiceDocData } from './model.ts';
 import { SPECIFIC_LABELS, sealBureau } from './pdf-labels.ts';
 import {
@@ -57,7 +57,7 @@ export function drawHeader(pen: Pen, inv: InvoiceDocData, page: { index: number;
   const second = INFO.bottom - em * 0.12;
   const rows: [string, string][] = [
     ['发票号码：', inv.invoiceNo],
-    ['开票日期：', chineseDate(inv.issuedAt)],
+    ['开票日期：', beijingChineseDay(inv.issuedAt)],
   ];
   rows.forEach(([label, value], i) => {
     const baseline = second - (rows.length - 1 - i) * (em + INFO.gap);

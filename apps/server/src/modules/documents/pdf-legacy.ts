@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { chineseDate, money2, rateAndTax, toCapital, trimDecimal } from './format.ts';
+import { beijingChineseDay } from '@kaipiao/shared';
+import { money2, rateAndTax, toCapital, trimDecimal } from './format.ts';
 import type { DocParty, InvoiceDocData } from './model.ts';
 import { type Col, drawCell } from './pdf-items.ts';
 import { sealBureau } from './pdf-labels.ts';
@@ -124,7 +125,7 @@ function drawLegacyPage(pen: Pen, inv: InvoiceDocData, page: LegacyPage) {
   const info: [string, string][] = [
     ['发票代码：', inv.invoiceCode],
     ['发票号码：', inv.invoiceNo],
-    ['开票日期：', chineseDate(inv.issuedAt)],
+    ['开票日期：', beijingChineseDay(inv.issuedAt)],
     ...(inv.checkCode
       ? ([['校验码：', inv.checkCode.replace(/(\d{5})(?=\d)/g, '$1 ')]] as [string, string][])
       : []),

@@ -1,16 +1,6 @@
 import { invoiceQrText } from '@kaipiao/shared';
 import type { InvoiceDocData } from './model.ts';
 
-/** yyyy / MM / dd of a moment in Asia/Shanghai (UTC+8, no DST). */
-export function shanghaiYmd(d: Date): { y: string; m: string; d: string } {
-  const t = new Date(d.getTime() + 8 * 3600_000);
-  return {
-    y: String(t.getUTCFullYear()),
-    m: String(t.getUTCMonth() + 1).padStart(2, '0'),
-    d: String(t.getUTCDate()).padStart(2, '0'),
-  };
-}
-
 /**
  * The 票面 QR string (bureau spec §六, domain.md §1.2) for an invoice whose row carries none
  * (`invoices.qr_string` is filled when it is issued): the shared rule `invoiceQrText`, the same one the

@@ -1,9 +1,10 @@
+import { beijingChineseDay } from '@kaipiao/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { invoiceEvents, invoiceFiles, invoices } from '../../db/schema/index.ts';
 import { MailError } from '../../providers/mail.ts';
-import { chineseDate, yuan } from './format.ts';
+import { yuan } from './format.ts';
 import { type InvoiceDocData, invoiceTitle, loadInvoiceDoc } from './model.ts';
 import { renderInvoicePdf } from './pdf.ts';
 import { renderInvoiceXml } from './xml.ts';
@@ -125,7 +126,7 @@ export type EmailOutcome = { ok: true; outboxId: number } | { ok: false; error: 
 
 function composeEmail(h: InvoiceHead) {
   const no = h.invoiceCode ? `${h.invoiceCode} ${h.invoiceNo}` : (h.invoiceNo ?? '');
-  const date = h.issuedAt ? chineseDate(h.issuedAt) : '';
+  const date = h.issuedAt ? beijingChineseDay(h.issuedAt) : '';
   const kind = `${invoiceTitle(h.invoiceType)}${h.direction === 'red' ? '（红字）' : ''}`;
   const subject = `您收到一张${h.sellerName}开具的电子发票【发票号码：${no}】`;
   const facts: [string, string][] = [

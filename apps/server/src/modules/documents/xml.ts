@@ -1,6 +1,6 @@
-import { dec, fixed, rateLabel, SPECIAL_INVOICE_TYPES } from '@kaipiao/shared';
+import { beijingDateTime, beijingDay, dec, fixed, rateLabel, SPECIAL_INVOICE_TYPES } from '@kaipiao/shared';
 import { supervisingBureau } from './bureau.ts';
-import { isoDate, isoDateTime, money2, toCapital, trimDecimal } from './format.ts';
+import { money2, toCapital, trimDecimal } from './format.ts';
 import type { DocLine, InvoiceDocData } from './model.ts';
 import { assembleRemark, idTypeName, passengerVehicleName, transportVehicleName } from './remark.ts';
 
@@ -218,7 +218,7 @@ export function renderInvoiceXml(inv: InvoiceDocData): string {
         el('TotalTax-includedAmount', money2(inv.totalWithTax)),
         el('TotalTax-includedAmountInChinese', toCapital(inv.totalWithTax)),
         el('Drawer', inv.drawer),
-        el('RequestTime', isoDateTime(inv.issuedAt)),
+        el('RequestTime', beijingDateTime(inv.issuedAt)),
       ]),
       ...inv.lines.map((l) => {
         const { rate, tax } = lineRateAndTax(l);
@@ -242,7 +242,7 @@ export function renderInvoiceXml(inv: InvoiceDocData): string {
     el('SellerAuthentication', []),
     el('TaxSupervisionInfo', [
       el('InvoiceNumber', inv.invoiceNo),
-      el('IssueTime', isoDate(inv.issuedAt)),
+      el('IssueTime', beijingDay(inv.issuedAt)),
       el('TaxBureauCode', bureau.code),
       el('TaxBureauName', bureau.name),
     ]),

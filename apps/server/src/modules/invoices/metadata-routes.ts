@@ -1,4 +1,5 @@
 import {
+  beijingMonth,
   DEVICE_KINDS,
   type DeviceKind,
   INVOICE_CODE,
@@ -14,7 +15,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
+import { isDigitalType } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
 import { storeRefused } from '../../lib/scope.ts';
@@ -130,7 +131,7 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
                      where store_id = ${storeId} and client_id = ${access.clientId}`,
               )
             ).rows[0]?.kinds ?? []);
-      const month = shanghaiParts(new Date()).month;
+      const month = beijingMonth();
       const out: TaxEquipment[] = [];
       for (const d of res.rows) {
         const types = sortTypes(d.invoice_types).filter((t) => {

@@ -1,5 +1,6 @@
 import {
   type BlueInvoiceRequest,
+  beijingDay,
   type CheckLine,
   checkInvoiceAmounts,
   checkSpecificBusiness,
@@ -50,8 +51,7 @@ export function maxLines(invoiceType: string): number {
 /** The rates a taxpayer may use on a Beijing day (ratesFor), kept for the day. */
 const rateSets = new Map<string, ReadonlySet<string>>();
 function allowedRatesFor(taxpayerType: 'general' | 'small', now: Date): ReadonlySet<string> {
-  // Stryker disable next-line ArithmeticOperator: a cache key only; any key that changes with the Beijing day gives the same sets
-  const key = `${taxpayerType}:${Math.floor((now.getTime() + 8 * 3600_000) / 86_400_000)}`;
+  const key = `${taxpayerType}:${beijingDay(now)}`;
   let set = rateSets.get(key);
   // Stryker disable next-line ConditionalExpression: recomputing the cached set gives the same set
   if (!set) {

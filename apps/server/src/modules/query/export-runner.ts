@@ -4,6 +4,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import {
+  beijingDateTime,
+  beijingFileStamp,
   EXPORT_EXCEL_MAX,
   EXPORT_PDF_MAX,
   INVOICE_TYPES,
@@ -111,9 +113,6 @@ function progressWriter(db: Db, id: number, total: number, clock: Clock) {
   };
 }
 
-const stamp = (d: Date) =>
-  new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '_');
-
 const safeName = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '_').slice(0, 80);
 
 type Column = { header: string; key: string; width: number; text?: boolean };
@@ -149,9 +148,8 @@ const LINE_COLUMNS: Column[] = [
   { header: '税收分类编码', key: 'tax_class_code', width: 22, text: true },
 ];
 
-/** Beijing time 'YYYY-MM-DD HH:mm:ss' of a timestamp as PostgreSQL or JSON writes it. */
-const beijing = (time: string | Date | null) =>
-  time ? new Date(new Date(time).getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ') : '';
+/** Beijing time 'YYYY-MM-DD HH:mm:ss' of a timestamp as PostgreSQL or JSON writes it; '' for none. */
+const beijing = (time: string | Date | null) => (time ? beijingDateTime(time) : '');
 
 /**
  * A sheet whose cells share one style object per column: exceljs caches a style id per style object,
@@ -336,7 +334,7 @@ export async function runExport(deps: ExportDeps, recordId: number): Promise<voi
     const label = rec.kind === 'excel' ? '发票明细' : '发票PDF';
     await deps.db.execute(sql`
       update export_records set status = 'done', progress = 100, row_count = ${total},
-        file_path = ${`${rel}.${ext}`}, file_size = ${size}, file_name = ${`${label}_${stamp((deps.clock ?? systemClock)())}.${ext}`},
+        file_path = ${`${rel}.${ext}`}, file_size = ${size}, file_name = ${`${label}_${beijingFileStamp((deps.clock ?? systemClock)())}.${ext}`},
         finished_at = now()
       where id = ${rec.id}`);
   } catch (e) {

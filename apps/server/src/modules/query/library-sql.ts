@@ -1,6 +1,11 @@
-import { type InvoiceFilter, LIBRARY_COUNT_CAP, type LibraryStatus } from '@kaipiao/shared';
+import {
+  type InvoiceFilter,
+  LIBRARY_COUNT_CAP,
+  type LibraryStatus,
+  startOfBeijingDay,
+} from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { dayStart, nextDay } from './scope.ts';
+import { nextDay } from './scope.ts';
 
 /**
  * The invoice library's SQL (issue 3 item 7), shared by the list, the exports and the benchmark.
@@ -40,8 +45,10 @@ export function libraryConditions(scope: LibraryScope, f: InvoiceFilter): SQL {
     if (scope.storeIds.length === 1) parts.push(sql`i.store_id = ${scope.storeIds[0]}`);
     else parts.push(sql`i.store_id = any(${`{${scope.storeIds.join(',')}}`}::int[])`);
   }
-  if (f.date_from) parts.push(sql`${SORT_TIME} >= ${dayStart(f.date_from).toISOString()}::timestamptz`);
-  if (f.date_to) parts.push(sql`${SORT_TIME} < ${dayStart(nextDay(f.date_to)).toISOString()}::timestamptz`);
+  if (f.date_from)
+    parts.push(sql`${SORT_TIME} >= ${startOfBeijingDay(f.date_from).toISOString()}::timestamptz`);
+  if (f.date_to)
+    parts.push(sql`${SORT_TIME} < ${startOfBeijingDay(nextDay(f.date_to)).toISOString()}::timestamptz`);
   if (f.invoice_types?.length) {
     if (f.invoice_types.length === 1) parts.push(sql`i.invoice_type = ${f.invoice_types[0]}`);
     else parts.push(sql`i.invoice_type = any(${`{${f.invoice_types.join(',')}}`}::text[])`);

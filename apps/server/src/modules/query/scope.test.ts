@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dayStart, daysBetween, isoOf, isRealDay, nextDay, shanghaiDay, timeOf } from './scope.ts';
+import { daysBetween, isoOf, isRealDay, nextDay, timeOf } from './scope.ts';
 
-describe('business days (Asia/Shanghai) and raw-query timestamps (query/scope.ts)', () => {
-  it('the business day of an instant is Beijing’s, whichever side of UTC midnight', () => {
-    expect(shanghaiDay(new Date('2026-11-25T15:59:59.999Z'))).toBe('2026-11-25');
-    expect(shanghaiDay(new Date('2026-11-25T16:00:00.000Z'))).toBe('2026-11-26');
-    expect(shanghaiDay(new Date('2026-12-31T16:00:00Z'))).toBe('2027-01-01');
-    const now = shanghaiDay();
-    expect(now).toBe(shanghaiDay(new Date()));
-    expect(dayStart('2026-11-26').toISOString()).toBe('2026-11-25T16:00:00.000Z');
-  });
-
+// The Beijing day of an instant and the instant a day starts: @kaipiao/shared time/beijing.test.ts.
+describe('calendar days and raw-query timestamps (query/scope.ts)', () => {
   it('the next day and the days of a range, across months, years and a leap day', () => {
     expect(nextDay('2026-11-30')).toBe('2026-12-01');
     expect(nextDay('2026-12-31')).toBe('2027-01-01');

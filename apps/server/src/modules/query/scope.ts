@@ -1,13 +1,3 @@
-/** The business-calendar day (Asia/Shanghai, UTC+8 without DST) of an instant, YYYY-MM-DD. */
-export function shanghaiDay(d: Date = new Date()): string {
-  return new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
-}
-
-/** The instant a business day starts (00:00 Beijing time). */
-export function dayStart(day: string): Date {
-  return new Date(`${day}T00:00:00+08:00`);
-}
-
 /** The day after `day` (YYYY-MM-DD). */
 export function nextDay(day: string): string {
   const d = new Date(`${day}T00:00:00Z`);

@@ -1,5 +1,6 @@
 import {
   allowedRedReasons,
+  beijingMonth,
   dec,
   fixed,
   INVOICE_TYPES,
@@ -17,7 +18,7 @@ import {
 } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { type DbOrTx, isDigitalType, shanghaiParts } from '../../channels/numbers.ts';
+import { type DbOrTx, isDigitalType } from '../../channels/numbers.ts';
 import type { RedBureau } from '../../channels/red-bureau.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -356,7 +357,7 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
   // quota (domain.md §3.3): a same-month 数电 red restores it, except 销售折让; otherwise no effect.
   // `month` is YYYY-MM (Beijing): November of last year is not this November.
   // The blue invoice is issued (checked above), so it has its issue time.
-  const sameMonth = shanghaiParts(new Date(b.issued_at!)).month === shanghaiParts(app.clock()).month;
+  const sameMonth = beijingMonth(b.issued_at!) === beijingMonth(app.clock());
   const quotaAmount =
     isDigitalType(b.invoice_type) && sameMonth && f.reason !== '04' ? fixed(f.total_amount) : '0.00';
   const outcome = await callChannel(app, {

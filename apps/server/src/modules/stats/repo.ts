@@ -6,10 +6,12 @@ import {
   rateLabel,
   type StatSummary,
   type StatSums,
+  startOfBeijingDay,
 } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { dayStart, nextDay } from '../query/scope.ts';
+import { BEIJING_TZ } from '../../lib/beijing-sql.ts';
+import { nextDay } from '../query/scope.ts';
 
 /**
  * Statistics over issued invoices (issue 3 item 8, domain.md §9 item 6): red invoices carry negative
@@ -23,14 +25,12 @@ export type StatScope = { clientId: number; storeIds: readonly number[] | null }
 /** Ordinary (普通) kinds: the small-scale exemption counts sales on these (spec §1 tax notice). */
 export const ORDINARY_TYPES = ['82', '007', '025', '026', '032'] as const;
 
-const TZ = sql.raw(`'Asia/Shanghai'`);
-
 function issuedIn(scope: StatScope, from: string, to: string): SQL {
   const parts: SQL[] = [
     sql`i.client_id = ${scope.clientId}`,
     sql`i.status = 'issued'`,
-    sql`i.issued_at >= ${dayStart(from).toISOString()}::timestamptz`,
-    sql`i.issued_at < ${dayStart(nextDay(to)).toISOString()}::timestamptz`,
+    sql`i.issued_at >= ${startOfBeijingDay(from).toISOString()}::timestamptz`,
+    sql`i.issued_at < ${startOfBeijingDay(nextDay(to)).toISOString()}::timestamptz`,
   ];
   if (scope.storeIds !== null) {
     parts.push(sql`i.store_id = any(${`{${scope.storeIds.join(',') || '0'}}`}::int[])`);
@@ -79,7 +79,7 @@ export async function statSummary(
 ): Promise<StatSummary> {
   const where = issuedIn(scope, q.date_from, q.date_to);
   const fmt = q.granularity === 'day' ? 'YYYY-MM-DD' : 'YYYY-MM';
-  const period = sql`to_char(i.issued_at at time zone ${TZ}, ${sql.raw(`'${fmt}'`)})`;
+  const period = sql`to_char(i.issued_at at time zone ${BEIJING_TZ}, ${sql.raw(`'${fmt}'`)})`;
   const [grouped, rates, stores] = await Promise.all([
     db.execute<
       SumRow & {

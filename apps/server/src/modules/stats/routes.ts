@@ -1,4 +1,5 @@
 import {
+  beijingDay,
   homeOverviewSchema,
   okSchema,
   QUERY_CODE,
@@ -15,7 +16,7 @@ import { clients, homePromptStates, users } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
 import { readableStores } from '../../lib/scope.ts';
-import { daysBetween, isRealDay, shanghaiDay } from '../query/scope.ts';
+import { daysBetween, isRealDay } from '../query/scope.ts';
 import { ORDINARY_TYPES, statSummary, sumIssued } from './repo.ts';
 
 const MAX_DAYS = { day: 366, month: 1100 } as const;
@@ -84,7 +85,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const access = req.access!;
       const userId = req.session!.userId;
-      const today = shanghaiDay();
+      const today = beijingDay();
       const cal = calendarOf(today);
       const scope = { clientId: access.clientId, storeIds: readableStores(req.scope!) };
       // the thresholds concern the taxpayer: the meter covers every store the user may see
@@ -141,7 +142,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const never = req.body.action === 'never';
-      const today = shanghaiDay();
+      const today = beijingDay();
       await app.db
         .insert(homePromptStates)
         .values({
