@@ -1,4 +1,4 @@
-import { CODE, INVOICE_CODE, MENU, QUERY_CODE, SESSION_CODE } from '@kaipiao/shared';
+import { beijingDay, CODE, INVOICE_CODE, MENU, QUERY_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate, invoiceRow, lineRow } from '../src/modules/batches/test-utils.ts';
@@ -47,7 +47,7 @@ type Probe = {
   accept?: (j: Json) => boolean;
 };
 
-const DAY_TO = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+const DAY_TO = beijingDay();
 const DAY_FROM = `${DAY_TO.slice(0, 8)}01`;
 const q = (a: Actor) => `client_id=${a.client}&sid=${a.sid}`;
 const get = (path: string): Req => ({ method: 'GET', path });

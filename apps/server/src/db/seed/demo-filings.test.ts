@@ -1,6 +1,8 @@
+import { beijingInstant, beijingParts } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildTestApp, DEMO } from '../../../test/helper.ts';
+import { BEIJING_TZ } from '../../lib/beijing-sql.ts';
 import { filingClock } from '../../modules/devices/filing.ts';
 import { applyFilingLocks } from '../../modules/devices/filing-locks.ts';
 import { seedDemoFilings } from './demo-filings.ts';
@@ -15,8 +17,8 @@ describe('demo filings', () => {
     expect(early.rows.length).toBeGreaterThan(0);
 
     // the 20th of next month: every demo disc existed during this month and must have filed it
-    const bj = new Date(Date.now() + 8 * 3600_000);
-    const later = new Date(Date.UTC(bj.getUTCFullYear(), bj.getUTCMonth() + 1, 20, 2));
+    const { year, month } = beijingParts();
+    const later = beijingInstant({ year, month: month + 1, day: 20, hour: 10 });
     const filed = await seedDemoFilings(t.db, DEMO, later);
     expect(filed).toBeGreaterThanOrEqual(4);
     expect(await seedDemoFilings(t.db, DEMO, later)).toBe(0);
@@ -31,7 +33,7 @@ describe('demo filings', () => {
     const mismatched = await t.db.execute(sql`select f.device_id from device_filings f
       where f.period = ${period} and f.invoice_count <> (select count(*) from invoices i
         where i.device_id = f.device_id and i.status in ('issued', 'voided')
-          and to_char(i.issued_at at time zone 'Asia/Shanghai', 'YYYY-MM') = f.period)`);
+          and to_char(i.issued_at at time zone ${BEIJING_TZ}, 'YYYY-MM') = f.period)`);
     expect(mismatched.rows).toHaveLength(0);
     const withInvoices = await t.db.execute(
       sql`select 1 from device_filings where period = ${period} and invoice_count > 0`,

@@ -1,4 +1,4 @@
-import { AUTH_CODE, CODE } from '@kaipiao/shared';
+import { AUTH_CODE, CODE, startOfBeijingDay } from '@kaipiao/shared';
 import { desc, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountLogin, lastSmsCode, loginBody, sendLoginSms, wrongCode } from '../../../test/auth-helpers.ts';
@@ -232,9 +232,7 @@ describe('SMS codes (6 digits, 5 minutes, 5 tries)', () => {
     const other = '13900000303';
     // 03:00 in Beijing, 19:00 UTC the day before: the two calendars name different days, so a day
     // counted in UTC, or from a midnight shifted either way, moves one of the marks below
-    const bjNow = new Date(Date.now() + 8 * 3600_000);
-    const midnightBj =
-      Date.UTC(bjNow.getUTCFullYear(), bjNow.getUTCMonth(), bjNow.getUTCDate()) - 8 * 3600_000;
+    const midnightBj = startOfBeijingDay(new Date()).getTime();
     clockAt(midnightBj + 3 * 3600_000);
     const insert = (at: number, n: number) =>
       t.db.insert(smsCodes).values(

@@ -1,4 +1,4 @@
-import { DEVICE_CODE, INVOICE_CODE } from '@kaipiao/shared';
+import { beijingInstant, beijingParts, DEVICE_CODE, INVOICE_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
@@ -9,9 +9,9 @@ import { applyFilingLocks } from './filing-locks.ts';
 const REAL_NOW = Date.now();
 
 /** `day` of the month `monthsAhead` after the (real) current Beijing month, 10:00 Beijing time. */
-function beijingDay(monthsAhead: number, day: number): Date {
-  const bj = new Date(REAL_NOW + 8 * 3600_000);
-  return new Date(Date.UTC(bj.getUTCFullYear(), bj.getUTCMonth() + monthsAhead, day, 2));
+function monthsAheadAt(monthsAhead: number, day: number): Date {
+  const { year, month } = beijingParts(REAL_NOW);
+  return beijingInstant({ year, month: month + monthsAhead, day, hour: 10 });
 }
 
 describe('已到锁死期: the filing lock (fake clock)', () => {
@@ -40,7 +40,7 @@ describe('已到锁死期: the filing lock (fake clock)', () => {
     f = await invoicingFixture(t.app, t.db);
     // the UKey arrives on the 2nd of next month: it has nothing to file for this month
     await t.db.execute(
-      sql`update tax_devices set created_at = ${beijingDay(1, 2).toISOString()} where id = ${f.ids.ukey}`,
+      sql`update tax_devices set created_at = ${monthsAheadAt(1, 2).toISOString()} where id = ${f.ids.ukey}`,
     );
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
   });
@@ -49,7 +49,7 @@ describe('已到锁死期: the filing lock (fake clock)', () => {
   });
 
   it('in next month’s window nothing locks; liable discs show 已到抄税期, the new UKey does not', async () => {
-    await travel(beijingDay(1, 5));
+    await travel(monthsAheadAt(1, 5));
     const check = (await get('/v3/equipment/check-tax')).json.data;
     expect(check.devices.every((d: { locked: boolean }) => !d.locked)).toBe(true);
     expect(await filingOf(f.ids.goldenMain)).toMatchObject({ copy_due: true, lock_due: false });
@@ -57,7 +57,7 @@ describe('已到锁死期: the filing lock (fake clock)', () => {
   });
 
   it('after the 15th a liable disc is locked and refused for issuing; the new UKey and 数电 account are not', async () => {
-    await travel(beijingDay(1, 20));
+    await travel(monthsAheadAt(1, 20));
     // the sweep job's work (all businesses): the software company's discs and the hotel's 税控盘
     expect(await applyFilingLocks(t.db)).toBeGreaterThanOrEqual(3);
     expect(await lockedOf(f.ids.hotelDisc)).toBe(true);

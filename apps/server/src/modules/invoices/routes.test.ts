@@ -1,4 +1,5 @@
 import {
+  beijingParts,
   CODE,
   INVOICE_CODE,
   invoiceQrText,
@@ -70,7 +71,7 @@ describe('POST /v3/online-invoicing/blue', () => {
       invoice_type: '82',
       invoice_code: '',
     });
-    const yy = String(new Date(Date.now() + 8 * 3600_000).getUTCFullYear() % 100).padStart(2, '0');
+    const yy = String(beijingParts().year % 100).padStart(2, '0');
     expect(r.invoice_no).toMatch(new RegExp(`^${yy}332\\d{15}$`));
     expect(r.total_price_with_tax).toBe('1360.00');
     expect(Number.isNaN(Date.parse(r.issued_at))).toBe(false);

@@ -1,4 +1,4 @@
-import { CODE, REALNAME_CODE, SESSION_CODE } from '@kaipiao/shared';
+import { beijingDay, CODE, REALNAME_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../../test/clock.ts';
@@ -149,7 +149,7 @@ describe('real-name routes (sandbox bureau)', () => {
       token: f.admin,
     });
     clock.set(new Date()); // the day cannot turn between the count set here and the bureau's check
-    const today = new Date(clock().getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+    const today = beijingDay(clock());
     await setRow(device, { smsDay: today, smsDayCount: 20 });
     const capped = await call(t.app, 'POST', `/v3/equipment/get-sms-tax-station?${hq}`, {
       token: f.admin,

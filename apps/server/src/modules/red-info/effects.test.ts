@@ -1,10 +1,9 @@
-import { CODE, INVOICE_TYPES, RED_CODE } from '@kaipiao/shared';
+import { beijingCompactDay, CODE, INVOICE_TYPES, RED_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClock, testClock } from '../../../test/clock.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
-import { shanghaiParts } from '../../channels/numbers.ts';
 import { drainInvoiceHooks, type IssuedFacts, onInvoiceIssued } from '../invoices/hooks.ts';
 import { type Fixture, invoicingFixture, line } from '../invoices/test-fixtures.ts';
 import { type RedKit, redKit } from './test-kit.ts';
@@ -160,7 +159,7 @@ describe('red forms: what they record and show', () => {
         await row<{ invoice_no: string }>(sql`select invoice_no from invoices where id = ${id}`)
       ).invoice_no;
       const form = (await k.red('apply', { invoice_id: id, reason: '01', full: true })).json.data;
-      const ymd = shanghaiParts(new Date()).ymd.slice(2);
+      const ymd = beijingCompactDay(new Date()).slice(2);
       expect(form.form_no).toBe(`${ymd}44${String(form.form_id).padStart(12, '0')}`);
       expect((await redOf(form.form_id)).remark).toBe(
         `被红冲蓝字数电发票号码：${blueNo} 红字发票信息确认单编号：${form.form_no}`,

@@ -1,8 +1,9 @@
-import { CODE, invoiceQrText } from '@kaipiao/shared';
+import { beijingDay, CODE, invoiceQrText } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { seedDemoHistory } from '../../db/seed/demo-history.ts';
+import { BEIJING_TZ } from '../../lib/beijing-sql.ts';
 import { type Fixture, insertFixtures, SOFTWARE_TOTALS } from '../query/test-fixtures.ts';
 
 describe('invoice statistics', () => {
@@ -320,7 +321,7 @@ describe('demo history', () => {
       select d.quota_used as used, d.monthly_quota as quota,
              (select coalesce(sum(total_amount), 0) from invoices i
                where i.device_id = d.id and i.status = 'issued'
-                 and to_char(i.issued_at at time zone 'Asia/Shanghai', 'YYYY-MM') = d.quota_month) as month_sum
+                 and to_char(i.issued_at at time zone ${BEIJING_TZ}, 'YYYY-MM') = d.quota_month) as month_sum
         from tax_devices d
        where d.monthly_quota is not null and d.quota_used > 0`);
     expect(quota.rows.length).toBeGreaterThan(0);
@@ -365,7 +366,7 @@ describe('demo history', () => {
       tax_code: string;
     }[];
     const software = clients.find((c) => c.tax_code === DEMO.software.taxCode)!.client_id;
-    const to = new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+    const to = beijingDay();
     const from = `${Number(to.slice(0, 4)) - 1}${to.slice(4, 8)}01`;
     const res = await call(t.app, 'POST', `/v3/invoice-stat/summary?client_id=${software}&sid=-1`, {
       token: admin,
