@@ -60,6 +60,27 @@ describe('batch upload report and dry run', () => {
     expect(await batchCount()).toBe(before);
   });
 
+  it('sorts problems found later (a code unknown to the table) before later rows found earlier', async () => {
+    // row 4's malformed code is found while reading the file, row 3's unknown code (reported at
+    // 分类简称, a column to the right) only when the codes are looked up: the report still reads top
+    // to bottom, by row before column
+    const res = await send(
+      await fileOf(
+        3,
+        () => ({}),
+        (i) => ({
+          税收分类编码: i === 2 ? '1111111111111111111' : i === 3 ? '30402' : '3040201010000000000',
+        }),
+      ),
+    );
+    expect(res.json.code).toBe(BATCH_CODE.ROWS_INVALID);
+    expect(
+      res.json.data.errors.map(
+        (e: { sheet: string; row: number; column: string }) => `${e.sheet}:${e.row}:${e.column}`,
+      ),
+    ).toEqual(['商品明细:3:分类简称', '商品明细:4:税收分类编码']);
+  });
+
   it('a file whose codes are all malformed is reported, not failed', async () => {
     const res = await send(
       await fileOf(
@@ -128,6 +149,104 @@ describe('batch upload report and dry run', () => {
     } finally {
       await f.dev('reset', { device_id: f.ids.digital });
     }
+  });
+
+  it('an invoice of exactly 2,000 lines split for its amount only: the lines are not a reason', async () => {
+    await f.dev('device', { device_id: f.ids.digital, per_invoice_limit: '1500.00' });
+    try {
+      const p = files.prefix();
+      // 2,000 lines of 1.06 (1.00 + 0.06 tax): 2,000.00 over the 1,500.00 limit, lines at the 数电 maximum
+      const res = await send(
+        await fillTemplate(
+          await files.template(),
+          [invoiceRow(`${p}1`)],
+          Array.from({ length: 2000 }, () => lineRow(`${p}1`, { 数量: '1', 单价: '1.06', 金额: '1.06' })),
+        ),
+      );
+      expect(res.json.code, res.json.message).toBe(0);
+      expect(res.json.data.splits).toEqual([
+        expect.objectContaining({
+          source_serial: `${p}1`,
+          parts: 2,
+          reasons: ['amount'],
+          total_amount: '2000.00',
+        }),
+      ]);
+    } finally {
+      await f.dev('reset', { device_id: f.ids.digital });
+    }
+  });
+
+  it('orders the problems of one row by column, whatever step found them', async () => {
+    const res = await send(
+      // the invoice rule checks the e-mail before a personal name: found in that order, reported by column
+      await fileOf(2, (i) =>
+        i === 2 ? { 购买方类型: '个人', 购买方名称: '王', 购买方纳税人识别号: '', 购买方邮箱: 'wang@' } : {},
+      ),
+    );
+    expect(res.json.code).toBe(BATCH_CODE.ROWS_INVALID);
+    expect(
+      res.json.data.errors.map(
+        (e: { sheet: string; row: number; column: string }) => `${e.sheet}:${e.row}:${e.column}`,
+      ),
+    ).toEqual(['发票信息:3:购买方名称', '发票信息:3:购买方邮箱']);
+  });
+
+  it('codes with stray characters are reported as malformed; two different codes are both looked up', async () => {
+    const bad = await send(
+      await fileOf(
+        3,
+        () => ({}),
+        (i) => ({
+          税收分类编码: ['}3040201010000000000', '3040201010000000000}', '3040201010000000000'][i - 1],
+        }),
+      ),
+    );
+    expect(bad.json.code).toBe(BATCH_CODE.ROWS_INVALID);
+    expect(bad.json.data.errors).toEqual([
+      { sheet: '商品明细', row: 2, column: '税收分类编码', message: '税收分类编码须为19位数字' },
+      { sheet: '商品明细', row: 3, column: '税收分类编码', message: '税收分类编码须为19位数字' },
+    ]);
+    // software development and catering: two codes of the table in one file
+    const two = await send(
+      await fileOf(
+        2,
+        () => ({}),
+        (i) =>
+          i === 2 ? { 项目名称: '餐饮服务', 税收分类编码: '3070401000000000000', 分类简称: '餐饮服务' } : {},
+      ),
+    );
+    expect(two.json.code, JSON.stringify(two.json.data?.errors)).toBe(0);
+  });
+
+  it('a small-scale business (the hotel) uploads 1% lines; a general taxpayer is refused them', async () => {
+    const hotelStore = (
+      await t.db.execute<{ id: number }>(
+        sql`select id from client_stores where client_id = ${f.ids.hotel} order by id limit 1`,
+      )
+    ).rows[0]!.id;
+    const onePercent = await fileOf(
+      1,
+      () => ({}),
+      () => ({ 数量: '1', 单价: '101', 金额: '101', 税率: '1%' }),
+    );
+    const hotel = await files.send(onePercent, {
+      clientId: f.ids.hotel,
+      sid: hotelStore,
+      device: f.ids.hotelDigital,
+    });
+    expect(hotel.json.code, JSON.stringify(hotel.json.data?.errors ?? hotel.json.message)).toBe(0);
+    const general = await send(
+      await fileOf(
+        1,
+        () => ({}),
+        () => ({ 数量: '1', 单价: '101', 金额: '101', 税率: '1%' }),
+      ),
+    );
+    expect(general.json.code).toBe(BATCH_CODE.ROWS_INVALID);
+    expect(general.json.data.errors).toEqual([
+      expect.objectContaining({ sheet: '商品明细', row: 2, column: '税率' }),
+    ]);
   });
 
   it('the quota: unlimited, enough, and used up beyond the month’s amount (shown as 0.00 left)', async () => {
