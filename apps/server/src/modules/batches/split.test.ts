@@ -57,7 +57,37 @@ describe('splitInvoice (domain.md §7.1 per-invoice limit, line limits)', () => 
     if (!r.ok) return;
     expect(r.parts.map((p) => p.lines[0]!.quantity)).toEqual(['2', '2', '1']);
     expect(r.parts.map((p) => p.lines[0]!.computed.unitPriceWithTax)).toEqual(['500', '500', '500']);
+    expect(r.parts.map((p) => p.lines[0]!.price)).toEqual(['500', '500', '500']);
     expect(r.reasons).toEqual(['amount']);
+  });
+
+  it('keeps a line within the limit as it is (a fractional quantity, its price) beside one that is cut', () => {
+    const small = line(2, { quantity: '2.5', price: '100' });
+    const r = splitInvoice([small, line(3, { amount: '1590' })], {
+      perInvoiceLimit: '1000',
+      maxLines: 8,
+      priceIncludesTax: true,
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.parts[0]!.lines[0]).toBe(small);
+    expect(r.parts.flatMap((p) => p.lines.map((l) => [l.row, l.quantity, l.price]))).toEqual([
+      [2, '2.5', '100'],
+      [3, null, null],
+      [3, null, null],
+    ]);
+  });
+
+  it('cuts a line into exactly 1000 pieces, the most it may take', () => {
+    const r = splitInvoice([line(4, { amount: '1000' }, false)], {
+      perInvoiceLimit: '1',
+      maxLines: 2000,
+      priceIncludesTax: false,
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.parts).toHaveLength(1000);
+    expect(r.parts.every((p) => p.totals.totalAmount === '1.00')).toBe(true);
   });
 
   it('packs lines by the line limit', () => {
