@@ -2,7 +2,9 @@ import { SESSION_CODE, SUMMARY_STORE_ID } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helper.ts';
+import { clientStores, clients, deviceStores, orgs, taxDevices } from '../db/schema/index.ts';
 import {
+  assertDeviceInScope,
   assertStore,
   assertStores,
   buildScope,
@@ -99,7 +101,7 @@ describe('storeSql / storeArraySql / deviceSql on PostgreSQL', () => {
     expect(await truth(storeArraySql(null, sql`null::int[]`))).toBe(true);
   });
 
-  it('deviceSql: a device bound or granted to one of the scope’s stores', async () => {
+  it('deviceSql: a device bound to one of the scope’s stores', async () => {
     // literal device ids against empty binding tables: nothing bound, so only "every store" reaches
     expect(await truth(deviceSql([7, 19], sql`1`))).toBe(false);
     expect(await truth(deviceSql([], sql`1`))).toBe(false);
@@ -111,5 +113,56 @@ describe('refuseIfOtherStore', () => {
   it('refuses when the query finds the row in another store, and leaves a missing row to the caller', async () => {
     await expect(refuseIfOtherStore(t.db, sql`select 5 as store_id`)).rejects.toMatchObject(refusal);
     await expect(refuseIfOtherStore(t.db, sql`select 5 as store_id where false`)).resolves.toBeUndefined();
+  });
+});
+
+describe('assertDeviceInScope / deviceSql with bound devices', () => {
+  it('a device bound or granted to one of the employee’s stores passes; another store’s is refused (12003); an unknown id is left to the caller', async () => {
+    const [o] = await t.db.insert(orgs).values({ name: '设备集团' }).returning();
+    const [c] = await t.db
+      .insert(clients)
+      .values({ orgId: o!.id, name: '设备公司', taxCode: '91330100MA2X9Y8Z7K' })
+      .returning();
+    const [a, b] = await t.db
+      .insert(clientStores)
+      .values([
+        { clientId: c!.id, name: '甲店', code: 'A' },
+        { clientId: c!.id, name: '乙店', code: 'B' },
+      ])
+      .returning();
+    const device = async (name: string) =>
+      (
+        await t.db
+          .insert(taxDevices)
+          .values({ clientId: c!.id, kind: 'digital', name, deviceNo: name })
+          .returning()
+      )[0]!.id;
+    const ofA = await device('A1');
+    const ofB = await device('B1');
+    await t.db.insert(deviceStores).values([
+      { deviceId: ofA, storeId: a!.id },
+      { deviceId: ofB, storeId: b!.id },
+    ]);
+    const scope = (permitted: number[] | null) =>
+      buildScope({
+        orgId: o!.id,
+        clientId: c!.id,
+        userId: 1,
+        employeeId: 1,
+        isAdmin: permitted === null,
+        permittedStoreIds: permitted === null ? null : new Set(permitted),
+        permissions: new Set(),
+        sid: SUMMARY_STORE_ID,
+      });
+    const clerkA = scope([a!.id]);
+    await expect(assertDeviceInScope(t.db, clerkA, ofA)).resolves.toBeUndefined();
+    await expect(assertDeviceInScope(t.db, clerkA, ofB)).rejects.toMatchObject(refusal);
+    await expect(assertDeviceInScope(t.db, clerkA, 999_999)).resolves.toBeUndefined();
+    for (const id of [ofA, ofB]) {
+      await expect(assertDeviceInScope(t.db, scope(null), id)).resolves.toBeUndefined();
+    }
+    expect(await truth(deviceSql([a!.id], sql`${ofA}`))).toBe(true);
+    expect(await truth(deviceSql([a!.id], sql`${ofB}`))).toBe(false);
+    expect(await truth(deviceSql([b!.id, a!.id], sql`${ofB}`))).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../lib/app-error.ts';
 import type { RouteScope } from '../lib/scope.ts';
 import { AccessService, type ClientAccess, type SessionCtx } from '../modules/session/access.ts';
-import { authPlugin } from './auth.ts';
+import { authPlugin, routeScope } from './auth.ts';
 import { errorsPlugin } from './errors.ts';
 
 /**
@@ -76,7 +76,12 @@ async function build(routes: Record<string, Config>) {
     app.get(url, { config }, async (req) => ({
       code: 0,
       message: 'ok',
-      data: { userId: req.session?.userId ?? null, sid: req.sid, scope: req.scope },
+      data: {
+        userId: req.session === null ? null : req.session.userId,
+        clientId: req.access === null ? null : req.access.clientId,
+        sid: req.sid,
+        scope: req.scope,
+      },
     }));
   }
   await app.ready();
@@ -91,6 +96,8 @@ const ROUTES: Record<string, Config> = {
   '/v3/menu-a': { scope: 'business', menu: '/a' },
   '/v3/menu-b': { scope: 'business', menu: '/b' },
   '/v3/menu-ab': { scope: 'business', menu: ['/b', '/a'] },
+  '/v3/me-menu': { scope: 'user', menu: '/a' },
+  '/v3/me-issue': { scope: 'user', store: 'specific' },
   '/page': {},
 };
 const get = async (url: string, token?: string, headers: Record<string, string> = {}) =>
@@ -109,8 +116,37 @@ describe('plugins/auth: the route table', () => {
     );
   });
 
+  it('names every undeclared route, comma-separated', async () => {
+    await expect(build({ '/v3/forgot': {}, '/v3/lost': {} })).rejects.toThrow(
+      /: GET \/v3\/forgot, GET \/v3\/lost$/,
+    );
+  });
+
+  it('refuses an API route registered with no options at all; a page without options starts', async () => {
+    expect(routeScope(undefined)).toBeUndefined();
+    const bare = async (url: string) => {
+      app = Fastify();
+      app.decorate('accessService', stub);
+      await app.register(errorsPlugin);
+      await app.register(cookie);
+      await app.register(authPlugin);
+      app.get(url, async () => ({ code: 0, message: 'ok', data: null }));
+      await app.ready();
+    };
+    await expect(bare('/v3/bare')).rejects.toThrow(/routes without config\.scope.*: GET \/v3\/bare$/);
+    await app.close();
+    await bare('/bare-page');
+    expect((await get('/bare-page')).code).toBe(0);
+    expect(app.routeTable).toEqual([]);
+  });
+
   it('lists every API route with its scope; pages are not API routes', async () => {
     await build(ROUTES);
+    expect(app.routeTable).toEqual(
+      Object.entries(ROUTES)
+        .filter(([url]) => url.startsWith('/v3/'))
+        .map(([url, config]) => ({ method: 'GET', url, scope: config.scope ?? 'public' })),
+    );
     expect(app.routeTable).toContainEqual({ method: 'GET', url: '/v3/open', scope: 'public' });
     expect(app.routeTable).toContainEqual({ method: 'GET', url: '/v3/issue', scope: 'store' });
     expect(app.routeTable.filter((r) => r.method === 'HEAD')).toEqual([]);
@@ -121,7 +157,9 @@ describe('plugins/auth: the route table', () => {
 describe('plugins/auth: what each route needs', () => {
   it('lets public routes and pages through without a token; anything else answers 401', async () => {
     await build(ROUTES);
-    expect(await get('/v3/open')).toMatchObject({ code: 0, data: { userId: null } });
+    const none = { userId: null, clientId: null, sid: null, scope: null };
+    expect(await get('/v3/open')).toEqual({ code: 0, message: 'ok', data: none });
+    expect(await get('/v3/open?client_id=1&sid=10', 'admin')).toEqual({ code: 0, message: 'ok', data: none });
     expect(await get('/page')).toMatchObject({ code: 0 });
     const refused = { code: 401, message: '登录已失效，请重新登录', data: null };
     expect(await get('/v3/me')).toEqual(refused);
@@ -154,6 +192,13 @@ describe('plugins/auth: what each route needs', () => {
     expect(await get('/v3/biz?client_id=one', 'admin')).toEqual(bad);
     expect(await get('/v3/biz?client_id=1&sid=1e', 'admin')).toEqual(bad);
     expect(await get('/v3/biz?client_id=1.5', 'admin')).toEqual(bad);
+    // ids are PostgreSQL integers: one beyond their range is malformed too
+    expect(await get('/v3/biz?client_id=2147483648', 'admin')).toEqual(bad);
+    expect(await get('/v3/biz?client_id=1&sid=-2147483648', 'admin')).toEqual(bad);
+    expect((await get('/v3/biz?client_id=2147483647', 'admin')).code).toBe(SESSION_CODE.CLIENT_NOT_PERMITTED);
+    expect((await get('/v3/biz?client_id=1&sid=-2147483647', 'admin')).code).toBe(
+      SESSION_CODE.STORE_NOT_PERMITTED,
+    );
   });
 
   it('hands the route the scope: the summary when no sid is sent, the store when one is', async () => {
@@ -191,6 +236,9 @@ describe('plugins/auth: what each route needs', () => {
     expect(await get('/v3/issue?client_id=1&sid=-1', 'admin')).toEqual(specific);
     expect(await get('/v3/issue?client_id=1', 'admin')).toEqual(specific);
     expect((await get('/v3/issue?client_id=1&sid=10', 'admin')).code).toBe(0);
+    // a user route that needs a store asks for one when no business is named
+    expect(await get('/v3/me-issue', 'admin')).toEqual(specific);
+    expect((await get('/v3/me-issue?client_id=1&sid=10', 'admin')).code).toBe(0);
   });
 
   it('needs one of the menu urls authorised: a grey one alone is 403', async () => {
@@ -202,5 +250,8 @@ describe('plugins/auth: what each route needs', () => {
       data: null,
     });
     expect((await get('/v3/menu-ab?client_id=1', 'admin')).code).toBe(0);
+    // a menu url is a business's: a user route with one asks for a business (10688, no message)
+    expect(await get('/v3/me-menu', 'admin')).toEqual({ code: CODE.SWITCH_STORE, message: '', data: null });
+    expect((await get('/v3/me-menu?client_id=1', 'admin')).code).toBe(0);
   });
 });

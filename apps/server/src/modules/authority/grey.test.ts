@@ -128,6 +128,24 @@ describe('the API behind a grey menu entry is refused (403) for every grey cause
     }
   });
 
+  it('package and bookkeeping expiry: closed at exactly the end time', async () => {
+    const end = Date.now() + 60_000;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await org({ packageExpiresAt: new Date(end), bookkeepingExpiresAt: null });
+      vi.setSystemTime(end);
+      expect(await entry('/invoice/online')).toMatchObject({ is_auth: 0, is_gray: 1, is_need_pay: 1 });
+      expect(await get(PROBE.online())).toEqual(FORBIDDEN);
+      await org({ packageExpiresAt: null, bookkeepingExpiresAt: new Date(end) });
+      expect(await entry('/invoice/qrcode')).toMatchObject({ is_auth: 0, is_gray_from_bookkeeping: 1 });
+      expect(await get(PROBE.qrcode())).toEqual(FORBIDDEN);
+      expect((await get(PROBE.online())).code).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      await restoreOrg();
+    }
+  });
+
   it('a paid package and a bookkeeping service without an end date keep everything open', async () => {
     await org({ packageExpiresAt: null, bookkeepingExpiresAt: null });
     try {
@@ -144,6 +162,13 @@ describe('the API behind a grey menu entry is refused (403) for every grey cause
     try {
       expect(await entry('/invoice/online')).toMatchObject({ is_auth: 0, is_gray: 1, is_new_client: 1 });
       expect(await get(PROBE.online())).toEqual(FORBIDDEN);
+      // a pro entry that issues nothing needs paying for, as on the basic package
+      expect(await entry('/payment/record')).toMatchObject({
+        is_auth: 0,
+        is_gray: 1,
+        is_need_pay: 1,
+        is_new_client: 0,
+      });
       expect(await get(PROBE.audit())).toEqual(FORBIDDEN);
       expect((await get(PROBE.library())).code).toBe(0);
     } finally {

@@ -32,6 +32,19 @@ describe('GET /v3/authority/menu-list', () => {
     );
   });
 
+  it('answers JSON (the encoded menu is sent as is, with its content type), the same body twice', async () => {
+    const get = () =>
+      t.app.inject({
+        method: 'GET',
+        url: `/v3/authority/menu-list?client_id=${ids.software}&sid=-1`,
+        headers: { 'access-token': clerk },
+      });
+    const [first, second] = [await get(), await get()];
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.json().code).toBe(0);
+    expect(second.body).toBe(first.body);
+  });
+
   it('shows the gray-release trusteeship page gray with the org not listed for it', async () => {
     // the demo org is listed for it; take it off the list
     const [org] = await t.db.select().from(orgs);

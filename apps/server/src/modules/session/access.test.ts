@@ -99,6 +99,25 @@ describe('the session token', () => {
     expect(await info(token)).toEqual(UNAUTHORIZED);
   });
 
+  it('answers 401 at exactly its expiry time (looked up fresh)', async () => {
+    const token = await login(t.app, DEMO.clerk.account);
+    const [row] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(token)));
+    t.app.accessService.forgetAll();
+    clockAt(row!.expiresAt.getTime());
+    expect(await info(token)).toEqual(UNAUTHORIZED);
+  });
+
+  it('a client_id beyond the id range is refused as malformed (10001), not a server error', async () => {
+    expect(await menu(admin, 'client_id=99999999999&sid=-1')).toEqual({
+      code: CODE.VALIDATION,
+      message: 'client_id / sid 参数错误',
+      data: null,
+    });
+  });
+
   it('answers 401 once it expires even while the process still has it cached', async () => {
     const token = await login(t.app, DEMO.clerk.account);
     const [row] = await t.db
@@ -161,12 +180,58 @@ describe('client_id and sid: the business and store a call names must be the ses
       expect((await menu(token, `client_id=${software}&sid=${store.HQ}`)).code).toBe(0);
       expect(await menu(token, `client_id=${otherClient}&sid=-1`)).toEqual(NO_CLIENT);
       expect(await menu(token, `client_id=${hotel}&sid=-1`)).toEqual(NO_CLIENT);
+      const listed = (await call(t.app, 'POST', '/v3/user/client-list', { token, body: {} })).json.data;
+      expect(listed.map((c: { client_id: number }) => c.client_id)).toEqual([software]);
+      // with no group set, the first of the user's groups is the current one
+      expect((await call(t.app, 'POST', '/v3/user/org-list', { token })).json.data).toEqual([
+        expect.objectContaining({ is_current: true }),
+      ]);
     } finally {
       const [e] = await t.db
         .select()
         .from(employees)
         .where(eq(employees.id, (await clerkEmployee()).id));
       await t.db.update(users).set({ lastOrgId: e!.orgId }).where(eq(users.account, DEMO.clerk.account));
+    }
+  });
+
+  it('a session of no group lists each business once, from the groups where the user reaches it', async () => {
+    const [u] = await t.db.select().from(users).where(eq(users.account, DEMO.admin.account));
+    await t.db.update(users).set({ lastOrgId: null }).where(eq(users.id, u!.id));
+    // a staff employee of the other group, with no business in scope there
+    await t.db
+      .insert(employees)
+      .values({ orgId: otherOrg, userId: u!.id, role: 'staff', isGroupAdmin: false });
+    try {
+      const token = await login(t.app, DEMO.admin.account);
+      const listed = (await call(t.app, 'POST', '/v3/user/client-list', { token, body: {} })).json.data;
+      expect(listed.map((c: { client_id: number }) => c.client_id)).toEqual(
+        [software, hotel].sort((a, b) => a - b),
+      );
+      const groups = (await call(t.app, 'POST', '/v3/user/org-list', { token })).json.data;
+      expect(groups.map((g: { is_current: boolean }) => g.is_current)).toEqual([true, false]);
+    } finally {
+      await t.db.delete(employees).where(and(eq(employees.orgId, otherOrg), eq(employees.userId, u!.id)));
+      const [e] = await t.db.select().from(employees).where(eq(employees.userId, u!.id));
+      await t.db.update(users).set({ lastOrgId: e!.orgId }).where(eq(users.id, u!.id));
+    }
+  });
+
+  it('a session of no group whose employee is disabled lists no group and no business', async () => {
+    await t.db.update(users).set({ lastOrgId: null }).where(eq(users.account, DEMO.clerk.account));
+    const emp = await clerkEmployee();
+    try {
+      const token = await login(t.app, DEMO.clerk.account);
+      await t.db.update(employees).set({ status: 'disabled' }).where(eq(employees.id, emp.id));
+      expect((await call(t.app, 'POST', '/v3/user/org-list', { token })).json).toEqual({
+        code: 0,
+        message: 'ok',
+        data: [],
+      });
+      expect((await call(t.app, 'POST', '/v3/user/client-list', { token, body: {} })).json.data).toEqual([]);
+    } finally {
+      await t.db.update(employees).set({ status: 'active' }).where(eq(employees.id, emp.id));
+      await t.db.update(users).set({ lastOrgId: emp.orgId }).where(eq(users.account, DEMO.clerk.account));
     }
   });
 
@@ -353,6 +418,11 @@ describe('changes to the employee take effect once the access cache (15 s) has p
       const stores = (await call(t.app, 'GET', `/v3/user/store-list?client_id=${software}`, { token: clerk }))
         .json.data;
       expect(stores).toHaveLength(3);
+      // every store (0) beside a named one is still every store
+      vi.useRealTimers();
+      await setScope([store.BJ, 0]);
+      afterCache();
+      expect((await menu(clerk, `client_id=${software}&sid=${store.HQ}`)).code).toBe(0);
     } finally {
       vi.useRealTimers();
       await t.db.delete(employeeScopes).where(eq(employeeScopes.employeeId, emp.id));
@@ -397,6 +467,10 @@ describe('changes to the employee take effect once the access cache (15 s) has p
     try {
       afterCache();
       expect((await menu(clerk, `client_id=${software}&sid=${store.BJ}`)).code).toBe(0);
+      // an administrator of the business (not of the group) lists every business of the group
+      const listed = (await call(t.app, 'POST', '/v3/user/client-list', { token: clerk, body: {} })).json
+        .data;
+      expect(listed.map((c: { client_id: number }) => c.client_id).sort()).toEqual([software, hotel].sort());
       expect(
         (
           await call(t.app, 'GET', `/v3/client/client-store-list?client_id=${software}&sid=-1`, {

@@ -67,6 +67,12 @@ describe('business and store selection', () => {
       body: { keyword: DEMO.software.taxCode.slice(0, 8) },
     });
     expect(byCode.json.data.map((c: { name: string }) => c.name)).toEqual([DEMO.software.name]);
+    // a tax code's letters are upper case; a keyword typed in lower case finds it
+    const lower = await call(t.app, 'POST', '/v3/user/client-list', {
+      token: admin,
+      body: { keyword: DEMO.hotel.taxCode.slice(-6).toLowerCase() },
+    });
+    expect(lower.json.data.map((c: { name: string }) => c.name)).toEqual([DEMO.hotel.name]);
   });
 
   it('GET /v3/user/store-list shows the admin every store and the clerk her one', async () => {
