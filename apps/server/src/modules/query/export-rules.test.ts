@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { EXPORT_PDF_MAX, INVOICE_TYPES, QUERY_CODE, SESSION_CODE } from '@kaipiao/shared';
+import { CODE, EXPORT_PDF_MAX, INVOICE_TYPES, QUERY_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { describeFilters } from './exports.ts';
 import { type Fixture, insertFixtures } from './test-fixtures.ts';
@@ -230,6 +230,63 @@ describe('invoice export rules', () => {
     expect((await download(rec.record_id)).json()).toMatchObject({ code: QUERY_CODE.EXPORT_EXPIRED });
     const noPath = await record({ status: 'done' });
     expect((await download(noPath)).json()).toMatchObject({ code: QUERY_CODE.EXPORT_EXPIRED });
+  });
+
+  it('a finished export expires at exactly its expiry time (listed 已过期, refused); a failed one past its time stays failed', async () => {
+    const end = Date.now() + 3_600_000;
+    await fs.mkdir(path.join(dataDir, 'exports'), { recursive: true });
+    await fs.writeFile(path.join(dataDir, 'exports', 'at-end.xlsx'), 'x');
+    const done = await record({ status: 'done', file: 'exports/at-end.xlsx' });
+    await t.db.execute(
+      sql`update export_records set expires_at = ${new Date(end).toISOString()}::timestamptz where id = ${done}`,
+    );
+    const failed = await record({ status: 'failed', expires: '-1 day' });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(end - 1);
+      expect((await list()).list.find((r: { record_id: number }) => r.record_id === done).status).toBe(
+        'done',
+      );
+      expect((await download(done)).statusCode).toBe(200);
+      vi.setSystemTime(end);
+      const rows = (await list()).list;
+      expect(rows.find((r: { record_id: number }) => r.record_id === done)).toMatchObject({
+        status: 'expired',
+        status_name: '已过期',
+      });
+      expect(rows.find((r: { record_id: number }) => r.record_id === failed)).toMatchObject({
+        status: 'failed',
+        status_name: '失败',
+      });
+      expect((await download(done)).json()).toMatchObject({ code: QUERY_CODE.EXPORT_EXPIRED, data: null });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('as registered: each export route checks its input, and an export made by an app built in the test runs to the end', async () => {
+    // an app of its own, built in the test: route options are read while the app is built
+    // (closed with the file, by the helper's afterAll)
+    const own = await buildTestApp({ reuse: t, env: { KAIPIAO_JOBS: 'off', KAIPIAO_DATA_DIR: dataDir } });
+    const field = (res: { json: { code: number; data: { errors: { field: string }[] } } }) => {
+      expect(res.json.code).toBe(CODE.VALIDATION);
+      return res.json.data.errors.map((e) => e.field);
+    };
+    const post = (route: string, body: unknown) =>
+      call(own.app, 'POST', `/v3/invoice-export/${route}?${q(f.software)}`, { token: admin, body });
+    expect(field(await post('create', { kind: 'csv' }))).toEqual(['kind']);
+    expect(field(await post('list', { page_size: 7 }))).toEqual(['page_size']);
+    const bad = await own.app.inject({
+      method: 'GET',
+      url: `/v3/invoice-export/download?${q(f.software)}&record_id=abc`,
+      headers: { 'access-token': admin },
+    });
+    expect(bad.json().code).toBe(CODE.VALIDATION);
+    expect(bad.json().data.errors.map((e: { field: string }) => e.field)).toEqual(['record_id']);
+    const made = await post('create', { kind: 'excel', filters: { buyer_name: '星河' } });
+    expect(made.json.code).toBe(0);
+    expect(Object.keys(made.json.data).sort()).toEqual(['record_id', 'row_count']);
+    expect(await waitDone(made.json.data.record_id)).toMatchObject({ status: 'done', error: null });
   });
 
   it('a store clerk: only exports within her store are listed or served; the business-wide ones are refused', async () => {

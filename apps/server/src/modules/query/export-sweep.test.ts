@@ -180,6 +180,19 @@ describe('expired export sweep', () => {
     await fs.rm(stuck.abs, { recursive: true });
   });
 
+  it('with no logger given, a file that cannot be removed still leaves its record cleared', async () => {
+    const stuck = await addRecord(t, dataDir, ids.software, { expired: true });
+    await fs.rm(stuck.abs);
+    await fs.mkdir(stuck.abs);
+    await fs.writeFile(path.join(stuck.abs, 'inside'), 'x');
+    try {
+      expect(await sweepExpiredExports({ db: t.db, dataDir }, { clientId: ids.software })).toBe(1);
+      expect(await filePathOf(t, stuck.id)).toBeNull();
+    } finally {
+      await fs.rm(stuck.abs, { recursive: true });
+    }
+  });
+
   it('limited to one business, leaves the others', async () => {
     const softwareOld = await addRecord(t, dataDir, ids.software, { expired: true });
     const hotelOld = await addRecord(t, dataDir, ids.hotel, { expired: true });

@@ -54,6 +54,7 @@ export async function sweepExpiredExports(
 export function defineExportSweepJob(app: FastifyInstance): void {
   app.jobs.define(EXPORT_SWEEP_JOB, async () => {
     const n = await sweepExpiredExports({ db: app.db, dataDir: app.env.dataDir, log: app.log });
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,ObjectLiteral,StringLiteral: only the log line
     if (n > 0) app.log.info({ removed: n }, 'expired export files removed');
   });
   if (!app.jobs.worker) return;
@@ -62,6 +63,7 @@ export function defineExportSweepJob(app: FastifyInstance): void {
       .started()
       .then(() => app.boss.schedule(EXPORT_SWEEP_JOB, EXPORT_SWEEP_CRON))
       .then(() => app.boss.send(EXPORT_SWEEP_JOB, {}))
+      // Stryker disable next-line ArrowFunction,ObjectLiteral,StringLiteral: only the log line; a failed schedule is swallowed either way
       .catch((err: unknown) => app.log.error({ err }, 'export sweep schedule failed'));
   });
 }

@@ -245,6 +245,23 @@ describe('invoice library', () => {
     expect(own.json.code).toBe(0);
   });
 
+  it('as registered: the list and the detail check their input (10001 naming the field)', async () => {
+    // an app of its own, built in the test: route options are read while the app is built
+    const own = await buildTestApp({ reuse: t });
+    const post = (route: string, body: unknown) =>
+      call(own.app, 'POST', `/v3/${route}?client_id=${f.software}&sid=-1`, { token: admin, body });
+    const bad = await post('invoice-record/list', { page_size: 3 });
+    expect(bad.json.code).toBe(CODE.VALIDATION);
+    expect(bad.json.data.errors[0]).toMatchObject({
+      field: 'page_size',
+      message: '每页条数只能是10、20或30',
+    });
+    const detail = await post('invoice-detail/get-invoice-detail', { invoice_id: 'abc' });
+    expect(detail.json.code).toBe(CODE.VALIDATION);
+    expect(detail.json.data.errors.map((e: { field: string }) => e.field)).toEqual(['invoice_id']);
+    expect((await post('invoice-record/list', { page_size: 10 })).json.data.total).toBe(7);
+  });
+
   it('requires a session and the library menu', async () => {
     const anon = await call(t.app, 'POST', `/v3/invoice-record/list?client_id=${f.software}&sid=-1`, {
       body: {},
