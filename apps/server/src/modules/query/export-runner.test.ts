@@ -190,6 +190,17 @@ describe('export runner', () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it('a document the zip cannot take (not bytes): failed, logged, no file left', async () => {
+    const before = errors.length;
+    const rec = await run({ kind: 'pdf_zip', ids: [f.ids.A!] }, async () => ({
+      fileName: 'A.pdf',
+      content: 42 as unknown as Buffer,
+    }));
+    expect(rec).toMatchObject({ status: 'failed', error: '导出失败，请稍后重试', file_path: null });
+    expect(errors.length).toBe(before + 1);
+    expect(await leftovers()).toEqual([]);
+  });
+
   it('PDF names: only a trailing .pdf is dropped, and a long name is cut to 80 characters', async () => {
     const long = '发'.repeat(100);
     const rec = await run({ kind: 'pdf_zip', ids: [f.ids.A!, f.ids.B!] }, async (_c, id) => ({

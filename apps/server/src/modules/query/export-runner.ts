@@ -69,6 +69,7 @@ export function exportConditions(rec: {
   pdfOnly: boolean;
 }): SQL {
   const parts = [libraryConditions({ clientId: rec.clientId, storeIds: rec.storeIds }, rec.filters)];
+  // Stryker disable next-line StringLiteral: the create route stores null, never an empty list; `any('{}')` matches nothing as `any('{0}')` does
   if (rec.invoiceIds) parts.push(sql`i.id = any(${`{${rec.invoiceIds.join(',') || '0'}}`}::bigint[])`);
   // only issued invoices have documents
   if (rec.pdfOnly) parts.push(sql`i.status = 'issued' and i.invoice_no is not null`);
@@ -95,6 +96,7 @@ async function* batches(db: Db, where: SQL): AsyncGenerator<BatchRow[]> {
     const rows: BatchRow[] = await pending;
     if (rows.length === 0) return;
     const last: BatchRow = rows[rows.length - 1]!;
+    // Stryker disable next-line ConditionalExpression: fetching after a short batch only finds the empty one that ends the loop
     pending = rows.length < BATCH ? null : fetch({ time: last.sort_time, id: Number(last.id) });
     // a rejected prefetch is seen when it is awaited; keep it from counting as unhandled meanwhile
     pending?.catch(() => undefined);
@@ -165,6 +167,7 @@ function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, columns: Co
   return {
     add(values: unknown[]) {
       const row = ws.addRow(values);
+      // Stryker disable next-line EqualityOperator: one more cell with no value and no style is not written (only the row's spans hint grows); read back the rows are the same
       for (let i = 0; i < styles.length; i++) row.getCell(i + 1).style = styles[i]!;
       row.commit();
     },
@@ -199,6 +202,7 @@ async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: n
         Number(r.total_amount),
         Number(r.total_tax),
         Number(r.total_with_tax),
+        // Stryker disable next-line StringLiteral: invoices.store_id is NOT NULL and joins its store
         r.store_name ?? '',
         r.serial_no,
       ]);
@@ -235,6 +239,7 @@ async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: n
     for (const l of lines.rows) {
       // the columns of LINE_COLUMNS, in order
       lineSheet.add([
+        // Stryker disable next-line StringLiteral: the lines read are those of the invoices just numbered
         numbers.get(Number(l.invoice_id)) ?? '',
         l.line_no,
         l.full_name,

@@ -38,5 +38,13 @@ describe('calendar days and raw-query timestamps (query/scope.ts)', () => {
     expect(isoOf(undefined)).toBeNull();
     expect(timeOf('2026-11-22 06:40:00+00')).toBe(Date.UTC(2026, 10, 22, 6, 40));
     expect(() => isoOf('not a time')).toThrow(RangeError);
+    // PostgreSQL writes years before 1000 with four digits: never a two-digit year
+    expect(isoOf('0099-11-22 06:40:00+00')).toBe('0099-11-22T06:40:00.000Z');
+    expect(isoOf('0001-01-01 00:00:00+00')).toBe('0001-01-01T00:00:00.000Z');
+    // surrounding spaces, a T and a four-digit offset together
+    expect(isoOf(' 2026-11-22T12:10:00+0530')).toBe('2026-11-22T06:40:00.000Z');
+    // the whole text is the timestamp: text before or after it is not read
+    expect(() => isoOf('x2026-11-22 06:40:00+00')).toThrow(RangeError);
+    expect(() => isoOf('2026-11-22 06:40:00+00x')).toThrow(RangeError);
   });
 });
