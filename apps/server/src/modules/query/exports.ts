@@ -138,6 +138,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   if (jobs) defineExportSweepJob(app);
 
   const start = async (recordId: number) => {
+    // Stryker disable next-line OptionalChaining: every app has the jobs decorator
     if (jobs?.enabled) {
       await app.boss.send(EXPORT_JOB, { recordId });
       return;
