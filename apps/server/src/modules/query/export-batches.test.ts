@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { EXPORT_PDF_MAX } from '@kaipiao/shared';
+import { EXPORT_PDF_MAX, QUERY_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../test/helper.ts';
+import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { unzipFile } from '../../../test/zip.ts';
 import { type PdfSource, runExport } from './export-runner.ts';
 import { type Fixture, insertCopies, insertFixtures } from './test-fixtures.ts';
@@ -110,6 +110,17 @@ describe('export runner over several batches', () => {
         status: 'failed',
         error: `超过单次导出上限${EXPORT_PDF_MAX}张，请缩小查询范围后再导出`,
         file_path: null,
+      });
+      // asked for through the route, the same export is refused up front, naming its kind and limit
+      const admin = await login(t.app, DEMO.admin.account);
+      const asked = await call(t.app, 'POST', `/v3/invoice-export/create?client_id=${f.software}&sid=-1`, {
+        token: admin,
+        body: { kind: 'pdf_zip', filters: { buyer_name: BULK } },
+      });
+      expect(asked.json).toEqual({
+        code: QUERY_CODE.EXPORT_TOO_MANY,
+        message: `PDF批量下载单次最多${EXPORT_PDF_MAX}张，当前超过${EXPORT_PDF_MAX}张，请缩小查询范围后再导出`,
+        data: null,
       });
       // Excel's limit is far higher: the same 1001 export
       const excel = await run('excel', { buyer_name: BULK });
