@@ -1,4 +1,4 @@
-import { BATCH_CODE, CODE, MSG, SESSION_CODE } from '@kaipiao/shared';
+import { BATCH_CODE, BATCH_LIMITS, CODE, MSG, messageFor, SESSION_CODE } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call } from '../../../test/helper.ts';
@@ -77,6 +77,22 @@ describe('batch page access, store scope, uploads without a file, file headers',
     }
   });
 
+  it('grey for the bookkeeping service and also unpaid or never bought: every call refused', async () => {
+    const bookkeeping = new Date(Date.now() - 60_000);
+    for (const set of [{ packageExpiresAt: new Date(Date.now() - 60_000) }, { packageCode: 'none' }]) {
+      await setOrg({ bookkeepingExpiresAt: bookkeeping, ...set });
+      try {
+        expect((await list(f.admin)).json, JSON.stringify(set)).toMatchObject({
+          code: CODE.FORBIDDEN,
+          message: '您没有该功能的权限',
+        });
+      } finally {
+        await restoreOrg();
+      }
+    }
+    expect((await list(f.admin)).json.code).toBe(0);
+  });
+
   it('the entry grey for an expired package, or not in the clerk’s rule: every call refused', async () => {
     await setOrg({ packageExpiresAt: new Date(Date.now() - 60_000) });
     try {
@@ -152,6 +168,21 @@ describe('batch page access, store scope, uploads without a file, file headers',
     expect(fieldOnly.json().code).toBe(BATCH_CODE.NO_FILE);
     const json = await call(t.app, 'POST', url, { token: f.admin, body: { file: 'x' } });
     expect(json.json.code).toBe(BATCH_CODE.NO_FILE);
+  });
+
+  it('a file over 30 MB is refused as too large, and no batch is stored', async () => {
+    const count = async () =>
+      Number((await t.db.execute<{ n: number }>(sql`select count(*)::int as n from batches`)).rows[0]!.n);
+    const before = await count();
+    const res = await files.send(Buffer.alloc(BATCH_LIMITS.fileMb * 1024 * 1024 + 1, 0x50), {
+      filename: 'big.xlsx',
+    });
+    expect(res.json).toMatchObject({
+      code: BATCH_CODE.FILE_TOO_LARGE,
+      message: messageFor(BATCH_CODE.FILE_TOO_LARGE),
+    });
+    expect(res.json.message).toMatch(/30/);
+    expect(await count()).toBe(before);
   });
 
   it('as registered: each route checks its input, uploads need a store, the history names who uploaded', async () => {

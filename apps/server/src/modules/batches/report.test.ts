@@ -180,8 +180,12 @@ describe('batch upload report and dry run', () => {
   it('orders the problems of one row by column, whatever step found them', async () => {
     const res = await send(
       // the invoice rule checks the e-mail before a personal name: found in that order, reported by column
-      await fileOf(2, (i) =>
-        i === 2 ? { 购买方类型: '个人', 购买方名称: '王', 购买方纳税人识别号: '', 购买方邮箱: 'wang@' } : {},
+      await fileOf(
+        2,
+        (i): CellMap =>
+          i === 2
+            ? { 购买方类型: '个人', 购买方名称: '王', 购买方纳税人识别号: '', 购买方邮箱: 'wang@' }
+            : {},
       ),
     );
     expect(res.json.code).toBe(BATCH_CODE.ROWS_INVALID);
@@ -212,7 +216,7 @@ describe('batch upload report and dry run', () => {
       await fileOf(
         2,
         () => ({}),
-        (i) =>
+        (i): CellMap =>
           i === 2 ? { 项目名称: '餐饮服务', 税收分类编码: '3070401000000000000', 分类简称: '餐饮服务' } : {},
       ),
     );
