@@ -166,6 +166,8 @@ export default {
   ignoreStatic: true,
   concurrency: Number(process.env.KP_MUTATION_CONCURRENCY ?? mod.concurrency ?? 2),
   timeoutMS: 20_000,
+  // the initial run of a big module (batches: ~520 tests) passes 5 minutes on a busy 2-core machine
+  dryRunTimeoutMinutes: 30,
   tempDirName: '.tmp/stryker',
   // what the sandbox need not copy (databases, builds, reports)
   ignorePatterns: ['.tmp', 'reports', 'data', 'dist', 'test-results', 'playwright-report', 'artifacts'],
