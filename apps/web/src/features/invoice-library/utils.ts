@@ -1,5 +1,6 @@
 import { formatMoney } from '@kaipiao/shared/money/capital';
 import type { InvoiceFilter } from '@kaipiao/shared/schemas/query';
+import { beijingDateTime, beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 
 /** What the search form holds (ProTable form values). */
 export type LibraryForm = {
@@ -43,11 +44,10 @@ export function toFilter(form: LibraryForm): InvoiceFilter {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as InvoiceFilter;
 }
 
-/** Beijing-time 'YYYY-MM-DD HH:mm' of an ISO instant ('—' when missing). */
+/** Beijing-time 'YYYY-MM-DD HH:mm' (or with seconds) of an ISO instant ('—' when missing). */
 export function beijingTime(iso: string | null | undefined, withSeconds = false): string {
   if (!iso) return '—';
-  const s = new Date(Date.parse(iso) + 8 * 3600_000).toISOString();
-  return `${s.slice(0, 10)} ${s.slice(11, withSeconds ? 19 : 16)}`;
+  return withSeconds ? beijingDateTime(iso) : beijingDateTimeMinutes(iso);
 }
 
 /** '1,234.50' with a sign (the shared money formatter). */

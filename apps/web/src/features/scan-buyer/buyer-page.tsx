@@ -6,6 +6,7 @@ import {
   type TitleSuggestion,
 } from '@kaipiao/shared/schemas/scan';
 import { TITLE_MSG } from '@kaipiao/shared/schemas/titles';
+import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import {
   Button,
   Card,
@@ -51,8 +52,6 @@ type Values = {
 };
 
 const yuan = (v: string) => `¥${Number(v).toFixed(2)}`;
-const beijing = (iso: string) =>
-  new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
 
 function StatusView({
   request,
@@ -83,7 +82,7 @@ function StatusView({
           <List>
             <List.Item extra={request.invoice.invoice_type_name}>票种</List.Item>
             <List.Item extra={request.invoice.invoice_no}>发票号码</List.Item>
-            <List.Item extra={beijing(request.invoice.issued_at)}>开票日期</List.Item>
+            <List.Item extra={beijingDateTimeMinutes(request.invoice.issued_at)}>开票日期</List.Item>
             <List.Item extra={yuan(request.invoice.total_price_with_tax)}>价税合计</List.Item>
           </List>
           <a className={styles.download} href={downloadHref(requestToken)} download>
@@ -101,7 +100,7 @@ function StatusView({
           {request.order_no && <List.Item extra={request.order_no}>订单号</List.Item>}
           {request.email && <List.Item extra={request.email}>邮箱</List.Item>}
           {request.mobile && <List.Item extra={request.mobile}>手机</List.Item>}
-          <List.Item extra={beijing(request.created_at)}>提交时间</List.Item>
+          <List.Item extra={beijingDateTimeMinutes(request.created_at)}>提交时间</List.Item>
         </List>
       </Card>
       {onAgain && (

@@ -4,6 +4,7 @@ import {
   type BatchRowStatus,
   type BatchStatus,
 } from '@kaipiao/shared/schemas/batch';
+import { beijingDateTime } from '@kaipiao/shared/time/beijing';
 import { Tag } from 'antd';
 
 const BATCH_COLOR: Record<BatchStatus, string> = {
@@ -33,8 +34,7 @@ export function RowStatusTag({ status }: { status: BatchRowStatus }) {
 
 /** "2026-03-01 10:20:30" in Beijing time. */
 export function beijingTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  return new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+  return iso ? beijingDateTime(iso) : '';
 }
 
 /** "1,234.50" */

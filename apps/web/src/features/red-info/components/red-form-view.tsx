@@ -1,11 +1,11 @@
 import { formatMoney } from '@kaipiao/shared/money/capital';
 import type { RedForm, RedLine } from '@kaipiao/shared/schemas/red-info';
+import { beijingDateTime } from '@kaipiao/shared/time/beijing';
 import { Descriptions, Table, Typography } from 'antd';
 import { RedInvoiceText, RedStateTag, timeLeft } from './red-state-tag.tsx';
 
 const money = (v: string) => formatMoney(v);
-const time = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false }) : '—';
+const time = (iso: string | null) => (iso ? beijingDateTime(iso) : '—');
 
 const lineColumns = [
   { title: '蓝字行号', dataIndex: 'blue_line_no', width: 80 },

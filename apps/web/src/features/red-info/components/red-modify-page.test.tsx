@@ -132,6 +132,8 @@ describe('RedModifyPage', { timeout: 120_000 }, () => {
       </MemoryRouter>,
     );
     expect(await screen.findByText('填写红字确认单')).toBeTruthy();
+    // the blue invoice's 开票日期 is its Beijing day (2026-11-10T02:00Z)
+    expect(screen.getAllByText('2026-11-10').length).toBeGreaterThan(0);
     expect(screen.getByText(/无需确认（01）/)).toBeTruthy();
     // service-only: no 销货退回; partly reddened: no 开票有误
     expect((screen.getByRole('radio', { name: '销货退回' }) as HTMLInputElement).disabled).toBe(true);

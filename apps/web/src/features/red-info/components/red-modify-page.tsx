@@ -7,6 +7,7 @@ import {
   type RedLineInput,
   type RedReason,
 } from '@kaipiao/shared/schemas/red-info';
+import { beijingDay } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -252,9 +253,7 @@ export function RedModifyPage() {
             {
               key: 'i',
               label: '开票日期',
-              children: b.issued_at
-                ? new Date(b.issued_at).toLocaleDateString('zh-CN', { timeZone: 'Asia/Shanghai' })
-                : '—',
+              children: b.issued_at ? beijingDay(b.issued_at) : '—',
             },
             { key: 'buyer', label: '购买方', children: b.buyer_name, span: 2 },
             { key: 'w', label: '价税合计', children: `¥${money(b.total_with_tax)}` },

@@ -3,6 +3,7 @@ import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-comp
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import { formatMoney } from '@kaipiao/shared/money/capital';
 import { CONFIRM_STATES, RED_FORM_KINDS, RED_REASONS, type RedForm } from '@kaipiao/shared/schemas/red-info';
+import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -23,12 +24,12 @@ const STATE_OPTIONS = {
 
 /** Beijing date over time, two short lines. */
 const time = (iso: string) => {
-  const t = new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString();
+  const [day, minutes] = beijingDateTimeMinutes(iso).split(' ');
   return (
     <Space direction="vertical" size={0}>
-      <span>{t.slice(0, 10)}</span>
+      <span>{day}</span>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {t.slice(11, 16)}
+        {minutes}
       </Typography.Text>
     </Space>
   );
