@@ -15,7 +15,7 @@
 import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { invoiceListRequestSchema, LIBRARY_COUNT_CAP } from '@kaipiao/shared';
+import { beijingDay, invoiceListRequestSchema, LIBRARY_COUNT_CAP } from '@kaipiao/shared';
 import { eq, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -343,9 +343,8 @@ async function main() {
   const listUrl = `${base}/v3/invoice-record/list?client_id=${ids.software}&sid=-1`;
 
   // the searches: a name fragment (2–6 characters) and the last three months, page 1 of 10
-  const today = new Date(Date.now() + 8 * 3600_000);
-  const from = new Date(today.getTime() - 90 * 86_400_000).toISOString().slice(0, 10);
-  const to = today.toISOString().slice(0, 10);
+  const from = beijingDay(Date.now() - 90 * 86_400_000);
+  const to = beijingDay();
   const terms = [
     '星河',
     '云帆网络',
