@@ -99,5 +99,5 @@ export function beijingInstant(f: {
  * day an instant falls on.
  */
 export function startOfBeijingDay(day: string | Date): Date {
-  return new Date(`${typeof day === 'string' ? day : beijingDay(day)}T00:00:00+08:00`);
+  return new Date(Date.parse(`${typeof day === 'string' ? day : beijingDay(day)}T00:00:00Z`) - OFFSET_MS);
 }
