@@ -1016,6 +1016,37 @@ describe('buildBatch: splitting by the device limit and the line limit', () => {
     });
   });
 
+  it('reports the same problem of two cut lines on each line’s own row', () => {
+    // rows 7 and 9 are both cut by amount into pieces whose shared quantity no longer matches their amounts
+    const cut = { quantity: '9807629.53', amount: '1934295.87', rate: '3%' };
+    const result = build([invoice()], [item(cut, 7), item({}, 8), item(cut, 9)], {
+      perInvoiceLimit: '387900.83',
+    });
+    expect(result).toEqual({
+      issues: [
+        lineIssue(7, '金额', '单价×数量与金额的误差超过0.01'),
+        lineIssue(9, '金额', '单价×数量与金额的误差超过0.01'),
+      ],
+      invoices: [],
+    });
+  });
+
+  it('reports the 1.27 tax error of two parts once, on the invoice row without a column', () => {
+    // 0.99 at 0.5% rounds its tax down by 0.00495, 1.01 rounds it up as much: the whole invoice is
+    // within 1.27, but the first part (300 down, 2 up) and the second (298 up) are not
+    const down = Array.from({ length: 300 }, (_, i) => item({ amount: '0.99', rate: '0.5%' }, i + 2));
+    const up = Array.from({ length: 300 }, (_, i) => item({ amount: '1.01', rate: '0.5%' }, i + 302));
+    const whole = build([invoice({ price_includes_tax: '否' }, 4)], [...down, ...up]);
+    expect(whole.issues).toEqual([]);
+    expect(whole.invoices.map((i) => i.parts.length)).toEqual([1]);
+    expect(
+      build([invoice({ price_includes_tax: '否' }, 4)], [...down, ...up], { perInvoiceLimit: '300' }),
+    ).toEqual({
+      issues: [invIssue(4, '', '税额累计误差超过1.27，请合并相同项目或按合计金额计算税额')],
+      invoices: [],
+    });
+  });
+
   it('reports a line too large to split on its amount cell', () => {
     const result = build([invoice()], [item({ amount: '100000' }, 6)], { perInvoiceLimit: '1' });
     expect(result).toEqual({
@@ -1514,6 +1545,15 @@ describe('buildBatch: the issuing rules mapped to cells', () => {
       [item({ amount: '101', rate: '1%' }, 4), item({ amount: '113', rate: '13%' }, 9)],
       { seller: { taxCode: SELLER, taxpayerType: 'small' } },
       [lineIssue(9, '税率', '税率不适用于小规模纳税人')],
+    ],
+    [
+      'a rate on the 12th line, on its row, without the two-digit 第12行 prefix',
+      [
+        ...Array.from({ length: 11 }, (_, i) => item({ amount: '101', rate: '1%' }, i + 3)),
+        item({ amount: '113', rate: '13%' }, 20),
+      ],
+      { seller: { taxCode: SELLER, taxpayerType: 'small' } },
+      [lineIssue(20, '税率', '税率不适用于小规模纳税人')],
     ],
     [
       'a policy whose rate does not match',

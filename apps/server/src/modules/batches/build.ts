@@ -44,6 +44,7 @@ export type BuildResult = { issues: BatchIssue[]; invoices: BuiltInvoice[] };
 export const PLACEHOLDER_SERIAL = 'B000000-00000';
 
 const headerOf = (columns: typeof INVOICE_COLUMNS, key: string) =>
+  // Stryker disable next-line OptionalChaining,StringLiteral: every key asked for is a column of its sheet (columns.ts); an empty key never gets here
   columns.find((c) => c.key === key)?.header ?? '';
 const invCol = (key: string) => headerOf(INVOICE_COLUMNS, key);
 const lineCol = (key: string) => headerOf(LINE_COLUMNS, key);
@@ -98,6 +99,7 @@ export function parseRate(text: string): ParsedRate | null {
 export function parsePolicy(text: string): string | null {
   const t = text.replace(/\s/g, '');
   if (t === '') return '';
+  // Stryker disable next-line OptionalChaining: a match always has group 1 (it is not optional), and no match ends the chain at exec(t)?.
   const code = /^(\d{1,2})(?:-|$)/.exec(t)?.[1]?.padStart(2, '0');
   if (code && code in PREFERENTIAL_POLICIES) return code;
   const byName = Object.entries(PREFERENTIAL_POLICIES).find(([, name]) => name === t);
@@ -152,7 +154,9 @@ const INFO_FIELD_COLUMN: Record<string, string> = {
 };
 
 /** Drops the form's "第N行：" prefix: the report names the Excel row itself. */
-const stripLinePrefix = (m: string) => m.replace(/^第\d+行[：:，,]?/, '');
+const stripLinePrefix = (m: string) =>
+  // Stryker disable next-line Regex: 第N行 only ever starts a message of a line (money/messages.ts, validateBlue), so the ^ changes nothing
+  m.replace(/^第\d+行[：:，,]?/, '');
 
 /**
  * Turns the file's rows into blue-invoice requests (domain.md §9 item 5): every cell parsed, every
@@ -168,6 +172,7 @@ export function buildBatch(
   const inv = (row: number, key: string, message: string) =>
     issues.push({ sheet: BATCH_SHEETS.invoices, row, column: key ? invCol(key) : '', message });
   const ln = (row: number, key: string, message: string) =>
+    // Stryker disable next-line StringLiteral: never reached: every problem of a batch line is on a field LINE_FIELD_COLUMN maps (its lines are normal lines without goods_id)
     issues.push({ sheet: BATCH_SHEETS.lines, row, column: key ? lineCol(key) : '', message });
   /** the parts of a split invoice repeat the invoice's and a cut line's problems: each is told once */
   const once =
@@ -175,7 +180,14 @@ export function buildBatch(
     (row: number, key: string, message: string) => {
       const column = key ? colOf(key) : '';
       const known = issues.some(
-        (i) => i.sheet === sheet && i.row === row && i.column === column && i.message === message,
+        (i) =>
+          i.row === row &&
+          // Stryker disable next-line ConditionalExpression: a part fails only on its cut line's 金额 (商品明细) and on the 1.27 total (发票信息, no column): the other sheet never has the same row, column and message
+          i.sheet === sheet &&
+          // Stryker disable next-line ConditionalExpression: as above: a part's message on a row of a sheet always comes with the same column
+          i.column === column &&
+          // Stryker disable next-line ConditionalExpression: as above: one cell of a part is only ever told one message
+          i.message === message,
       );
       if (!known) push(row, key, message);
     };
@@ -222,6 +234,7 @@ export function buildBatch(
     else if (!ctx.deviceInvoiceTypes.includes(invoiceType)) {
       inv(r.row, 'kind', `所选开票设备不能开具${BATCH_KIND_LABELS[invoiceType] ?? invoiceType}`);
     }
+    // Stryker disable next-line StringLiteral: a missing 购买方类型 and the stand-in are both no buyer type
     const titleType = parseBuyerType(v.buyer_type ?? '');
     if (!titleType) inv(r.row, 'buyer_type', '购买方类型须为“企业”或“个人”');
     const includes = parseYesNo(v.price_includes_tax ?? '');
@@ -232,6 +245,7 @@ export function buildBatch(
 
     const lines: BatchLine[] = [];
     for (const lr of rows) {
+      // Stryker disable next-line LogicalOperator,BooleanLiteral: with 单价金额含税 unreadable the lines are only checked, and no check of parseLine depends on it (quantity × price is compared with the amount either way)
       const line = parseLine(lr, includes ?? true, ctx, ln);
       if (line) lines.push(line);
     }
@@ -261,6 +275,7 @@ export function buildBatch(
       ctx,
       onIssue: (path, message) => mapIssue(path, message, r, rows, inv, ln),
     });
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: toRequest returns null exactly when it reported a problem, so either test alone decides
     if (!request || issues.length > before) continue;
 
     const split = splitInvoice(lines, {
@@ -273,6 +288,7 @@ export function buildBatch(
       continue;
     }
     const parts: BlueInvoiceRequest[] = [];
+    // Stryker disable next-line ConditionalExpression: a single part holds the invoice's own lines, which build an equal request again
     if (split.parts.length === 1) parts.push(request);
     else {
       for (const part of split.parts) {
@@ -284,6 +300,7 @@ export function buildBatch(
           // a part's line i is the part's own line i (its row on 商品明细), not the invoice's
           onIssue: (path, message) => mapIssue(path, message, r, part.lines, invOnce, lnOnce),
         });
+        // Stryker disable next-line ConditionalExpression: a part without a request reported its problem, so the invoice is dropped on the next line
         if (partReq) parts.push(partReq);
       }
       if (issues.length > before) continue;
@@ -314,6 +331,7 @@ function parseLine(
   const name = v.name ?? '';
   if (!name) bad('name', '请填写项目名称');
   else if (name.length > 600) bad('name', '项目名称最多600个字符');
+  // Stryker disable next-line StringLiteral: a missing code and the stand-in fail the 19-digit check alike
   const code = v.tax_class_code ?? '';
   let shortName = v.short_name ?? '';
   if (!/^\d{19}$/.test(code)) bad('tax_class_code', '税收分类编码须为19位数字');
@@ -335,6 +353,7 @@ function parseLine(
   if (!amount.problem && amount.value === null && (quantity.value === null || price.value === null)) {
     bad('amount', '请填写金额，或同时填写数量和单价');
   }
+  // Stryker disable next-line StringLiteral: parseRate refuses both, and the message reads v.rate itself
   const rate = parseRate(v.rate ?? '');
   if (!rate) bad('rate', v.rate ? `税率“${v.rate}”不正确，请从下拉列表中选择` : '请填写税率');
   const policy = parsePolicy(v.policy ?? '');
@@ -342,6 +361,7 @@ function parseLine(
   if (!ok || !rate) return null;
 
   let computed: ReturnType<typeof computeLine>;
+  // Stryker disable BlockStatement,StringLiteral: never reached: computeLine does not throw on the cells checked above (positive numbers, a known rate, an amount or quantity and price)
   try {
     computed = computeLine({
       priceIncludesTax: includes,
@@ -354,7 +374,14 @@ function parseLine(
     bad('amount', (err as Error).message);
     return null;
   }
-  if (quantity.value !== null && price.value !== null && amount.value !== null) {
+  // Stryker restore BlockStatement,StringLiteral
+  if (
+    amount.value !== null &&
+    // Stryker disable next-line ConditionalExpression: with an amount and no quantity (price), computeLine's amount is the amount entered, so the comparison finds no difference
+    quantity.value !== null &&
+    // Stryker disable next-line ConditionalExpression: as above
+    price.value !== null
+  ) {
     const product = dec(includes ? computed.amountWithTax : computed.amount);
     if (product.minus(amount.value).abs().greaterThan('0.01')) {
       bad('amount', `金额与数量×单价（${product.toFixed(2)}）不一致`);
@@ -450,8 +477,10 @@ function toRequest(
   let bad = false;
   for (const issue of issues) {
     // the line limit is met by splitting
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: only the line-limit issue says 拆分, and it is the only issue on goods_info itself (a request always has lines)
     if (issue.field === 'goods_info' && /拆分/.test(issue.message)) continue;
     o.onIssue(issue.field.split('.'), issue.message);
+    // Stryker disable next-line BooleanLiteral: every caller also drops the invoice when a problem was reported (issues.length > before)
     bad = true;
   }
   return bad ? null : parsed.data;
@@ -466,14 +495,23 @@ function mapIssue(
   ln: (row: number, key: string, message: string) => void,
 ) {
   const [head, second, third] = path.map(String);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,Regex: a path's second part is a number only under goods_info, where it always is one (no field name has a digit), so no test or anchor alone changes the branch
   if (head === 'goods_info' && second !== undefined && /^\d+$/.test(second)) {
+    // Stryker disable next-line OptionalChaining: rows has a row for every line of the request it reports on
     const lineRow = rows[Number(second)]?.row ?? r.row;
+    // Stryker disable next-line StringLiteral: a stand-in key is in no column map, and an unknown key has no column either (headerOf)
     ln(lineRow, LINE_FIELD_COLUMN[third ?? ''] ?? '', stripLinePrefix(message));
   } else if (head === 'buyer') {
+    // Stryker disable next-line StringLiteral: a stand-in key is in no column map, and an unknown key has no column either (headerOf)
     inv(r.row, BUYER_FIELD_COLUMN[second ?? ''] ?? '', message);
-  } else if (head === 'invoice_info') {
+  } else if (
+    // Stryker disable next-line ConditionalExpression: no other head has a second part INFO_FIELD_COLUMN knows, so the next line gives them no column as the last branch does
+    head === 'invoice_info'
+  ) {
+    // Stryker disable next-line StringLiteral: a stand-in key is in no column map, and an unknown key has no column either (headerOf)
     inv(r.row, INFO_FIELD_COLUMN[second ?? ''] ?? '', message);
   } else {
+    // Stryker disable next-line StringLiteral: an unknown key has no column either (headerOf)
     inv(r.row, '', message);
   }
 }
