@@ -351,6 +351,8 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     expect(res.json.code, res.json.message).toBe(0);
     const inv = await invoiceOfSerial(`SCAN-O${String(o.id).padStart(6, '0')}`, ids.hotel);
     expect(inv!.remark).toBe('订单号：H-20261120-1206 含早');
+    // a company buyer is issued as a company (title type 2), with its tax code
+    expect(inv).toMatchObject({ buyerTitleType: 2, buyerName: '杭州西溪数据服务有限公司' });
     expect(inv!.specificBusiness).toMatchObject({ hotel_stay: stay });
     await drainInvoiceHooks();
   });
@@ -450,6 +452,37 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     // another store's queue does not show them; the all-stores view does
     expect(await list(`code_id=${c.id}&status=`, ids.bj)).toEqual({ ids: [], total: 0 });
     expect(await list(`code_id=${c.id}&status=rejected`, -1)).toEqual({ ids: [d.id], total: 1 });
+  });
+
+  it('a clerk of two stores sees both queues in the all-stores view, and no third store', async () => {
+    const at = async (name: string, sid: number) =>
+      (await submit((await counter(`${name}台`, sid)).token, { name: `${name}测试有限公司` })).id;
+    const hq = await at('双店甲', ids.hq);
+    const bj = await at('双店乙', ids.bj);
+    const sh = await at('双店丙', ids.sh);
+    const seen = async () => {
+      const res = await console_('GET', '/v3/scan-audit/list', {
+        token: f.clerk,
+        sid: -1,
+        query: `status=&keyword=${encodeURIComponent('双店')}`,
+      });
+      expect(res.json.code, res.json.message).toBe(0);
+      return res.json.data.list.map((x: { id: number }) => x.id);
+    };
+    expect(await seen()).toEqual([hq]);
+    const grant = sql`from employee_scopes s join employees e on e.id = s.employee_id join users u on u.id = e.user_id
+      where u.account = ${DEMO.clerk.account} and s.client_id = ${ids.software}`;
+    await t.db.execute(sql`insert into employee_scopes (employee_id, client_id, store_id)
+      select s.employee_id, s.client_id, ${ids.bj}::int ${grant} and s.store_id = ${ids.hq}`);
+    t.app.accessService.forgetAll();
+    try {
+      expect(await seen()).toEqual([bj, hq]);
+      expect(await seen()).not.toContain(sh);
+    } finally {
+      await t.db.execute(sql`delete from employee_scopes where (employee_id, client_id, store_id) in
+        (select s.employee_id, s.client_id, s.store_id ${grant} and s.store_id = ${ids.bj})`);
+      t.app.accessService.forgetAll();
+    }
   });
 
   it('title lookup: tax-code prefixes only when the whole term looks like one; wildcards typed are dropped', async () => {

@@ -478,6 +478,14 @@ describe('scan-to-invoice and the audit queue', () => {
     });
     expect(Number(pdf.headers['content-length'])).toBe(pdf.rawPayload.length);
     expect(pdf.headers['content-disposition']).toMatch(/^attachment; filename=.*\.pdf/);
+    // the same over a real connection: node's HTTP server refuses a malformed header, inject does not
+    const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const real = await fetch(`${origin}/v3/scan/download?token=${requestToken}`);
+    const body = Buffer.from(await real.arrayBuffer());
+    expect(real.status, body.toString()).toBe(200);
+    expect(real.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(real.headers.get('content-length')).toBe(String(body.length));
+    expect(body.equals(pdf.rawPayload)).toBe(true);
 
     const code = await storeCode();
     const calls: Record<keyof typeof PUBLIC_LIMITS, Array<() => Promise<{ json: { code: number } }>>> = {
