@@ -4,11 +4,12 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
-import { download, upload } from '../../../test/xlsx-helpers.ts';
+import { download } from '../../../test/xlsx-helpers.ts';
 import { seedDemoTrusteeship } from '../../db/seed/trusteeship.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 import * as service from './service.ts';
+import { batchFiles, type SendOpts } from './test-uploads.ts';
 import { type CellMap, fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
 
 type State = 'ready' | 'running' | 'paused' | 'done' | 'cancelled';
@@ -109,23 +110,12 @@ describe('batch states and refusals', () => {
     }
     return fillTemplate(template, invoices, lines);
   };
-  const send = async (
-    content: Buffer,
-    o: {
-      clientId?: number;
-      sid?: number;
-      device?: number;
-      type?: string;
-      filename?: string;
-      email?: string;
-    } = {},
-  ) =>
-    upload(
-      t.app,
-      `/v3/batch-invoice/upload?${scope(o.clientId, o.sid)}&device_id=${o.device ?? f.ids.digital}&invoice_type=${o.type ?? '82'}${o.email ? `&send_email=${o.email}` : ''}`,
-      f.admin,
-      { filename: o.filename ?? 'batch.xlsx', content },
-    );
+  const uploads = batchFiles(
+    () => t,
+    () => f,
+    'SU',
+  );
+  const send = (content: Buffer, o: SendOpts = {}) => uploads.send(content, o);
   /** Uploads a ready batch of `n` 数电普票 on the 数电 account at 文三路总部: its id. */
   const newBatch = async (n = 3) => {
     const res = await send(await file(n));
