@@ -10,6 +10,7 @@ import {
   beijingFileStamp,
   beijingInstant,
   beijingMonth,
+  beijingMonthDayMinutes,
   beijingParts,
   startOfBeijingDay,
 } from './beijing.ts';
@@ -79,6 +80,7 @@ describe('the Beijing business calendar (time/beijing.ts)', () => {
     expect(beijingChineseDay(at)).toBe(`${Y}年${M}月${D}日`);
     expect(beijingDateTime(at)).toBe(wall);
     expect(beijingDateTimeMinutes(at)).toBe(wall.slice(0, 16));
+    expect(beijingMonthDayMinutes(at)).toBe(wall.slice(5, 16));
     expect(beijingFileStamp(at)).toBe(`${Y}${M}${D}_${time.replaceAll(':', '')}`);
     expect(beijingParts(at)).toMatchObject({ year: Number(Y), month: Number(M), day: Number(D) });
     expect(startOfBeijingDay(at)).toEqual(new Date(`${day}T00:00:00+08:00`));
@@ -110,6 +112,7 @@ describe('the Beijing business calendar (time/beijing.ts)', () => {
       expect(() => beijingChineseDay(bad)).toThrow(RangeError);
       expect(() => beijingDateTime(bad)).toThrow(RangeError);
       expect(() => beijingDateTimeMinutes(bad)).toThrow(RangeError);
+      expect(() => beijingMonthDayMinutes(bad)).toThrow(RangeError);
       expect(() => beijingFileStamp(bad)).toThrow(RangeError);
       expect(() => beijingParts(bad)).toThrow(RangeError);
     }
@@ -161,6 +164,7 @@ describe('the Beijing business calendar (time/beijing.ts)', () => {
         expect(beijingChineseDay(d)).toBe(`${w.Y}年${w.M}月${w.D}日`);
         expect(beijingDateTime(d)).toBe(`${w.Y}-${w.M}-${w.D} ${w.h}:${w.m}:${w.s}`);
         expect(beijingDateTimeMinutes(d)).toBe(`${w.Y}-${w.M}-${w.D} ${w.h}:${w.m}`);
+        expect(beijingMonthDayMinutes(d)).toBe(`${w.M}-${w.D} ${w.h}:${w.m}`);
         expect(beijingFileStamp(d)).toBe(`${w.Y}${w.M}${w.D}_${w.h}${w.m}${w.s}`);
         expect(beijingParts(d)).toEqual({
           year: Number(w.Y),

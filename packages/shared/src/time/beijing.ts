@@ -57,6 +57,11 @@ export function beijingDateTimeMinutes(t: Instant): string {
   return `${w.slice(0, 10)} ${w.slice(11, 16)}`;
 }
 
+/** '11-22 10:11': Beijing month, day and time to the minute (tables where the year is plain). */
+export function beijingMonthDayMinutes(t: Instant): string {
+  return beijingDateTimeMinutes(t).slice(5);
+}
+
 /** '20261122_101112': a Beijing time for file names (yyyyMMdd_HHmmss). */
 export function beijingFileStamp(t: Instant): string {
   return beijingDateTime(t).replace(/[-:]/g, '').replace(' ', '_');

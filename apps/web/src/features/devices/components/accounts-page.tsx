@@ -4,6 +4,7 @@ import {
   type TaxAccountBody,
   type TaxAccountItem,
 } from '@kaipiao/shared/schemas/devices';
+import { beijingMonthDayMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
@@ -20,7 +21,6 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { openDialog } from '../../../components/dialog-host/index.ts';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
@@ -183,7 +183,7 @@ export function AccountsPage() {
       title: '会话到期',
       dataIndex: 'session_expires_at',
       width: 130,
-      render: (v: string | null) => (v ? dayjs(v).format('MM-DD HH:mm') : '—'),
+      render: (v: string | null) => (v ? beijingMonthDayMinutes(v) : '—'),
     },
     {
       title: '状态',

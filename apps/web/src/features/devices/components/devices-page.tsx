@@ -1,4 +1,5 @@
 import type { DeviceItem, HealthRow } from '@kaipiao/shared/schemas/devices';
+import { beijingMonthDayMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -12,7 +13,6 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { openDialog } from '../../../components/dialog-host/index.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
@@ -89,7 +89,7 @@ export function HealthBoard() {
           </Typography.Text>
           {r.session_expires_at && (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              至 {dayjs(r.session_expires_at).format('MM-DD HH:mm')}
+              至 {beijingMonthDayMinutes(r.session_expires_at)}
             </Typography.Text>
           )}
         </Space>

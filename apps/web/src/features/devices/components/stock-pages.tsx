@@ -1,4 +1,5 @@
 import { STOCK_KINDS, type StockMovement } from '@kaipiao/shared/schemas/devices';
+import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
@@ -12,7 +13,6 @@ import {
   type TableColumnsType,
   Tag,
 } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
@@ -27,7 +27,7 @@ function Movements({ kinds }: { kinds: Array<keyof typeof STOCK_KINDS> }) {
       title: '时间',
       dataIndex: 'created_at',
       width: 150,
-      render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+      render: (v: string) => beijingDateTimeMinutes(v),
     },
     {
       title: '类型',

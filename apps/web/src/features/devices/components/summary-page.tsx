@@ -1,7 +1,7 @@
 import type { FilingItem } from '@kaipiao/shared/schemas/devices';
+import { beijingMonthDayMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Space, Table, type TableColumnsType, Tag } from 'antd';
-import dayjs from 'dayjs';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { fileDevice, filingsQuery } from '../api/devices.ts';
@@ -32,13 +32,13 @@ export function SummaryPage() {
       title: '抄税',
       dataIndex: 'copied_at',
       width: 130,
-      render: (v: string | null) => (v ? dayjs(v).format('MM-DD HH:mm') : <Tag>未抄税</Tag>),
+      render: (v: string | null) => (v ? beijingMonthDayMinutes(v) : <Tag>未抄税</Tag>),
     },
     {
       title: '清卡',
       dataIndex: 'cleared_at',
       width: 130,
-      render: (v: string | null) => (v ? dayjs(v).format('MM-DD HH:mm') : <Tag>未清卡</Tag>),
+      render: (v: string | null) => (v ? beijingMonthDayMinutes(v) : <Tag>未清卡</Tag>),
     },
     {
       title: '锁死标志',

@@ -44,6 +44,8 @@ describe('GoodsPage', { timeout: 60_000 }, () => {
     expect(screen.getByText('默认')).toBeTruthy();
     expect(screen.getByText('6%')).toBeTruthy();
     expect(screen.getByText('开票时填写')).toBeTruthy();
+    // 更新时间 in Beijing time whatever the browser's zone (00:00 UTC is 08:00 in Beijing)
+    expect(screen.getByText('2026-01-02 08:00')).toBeTruthy();
     for (const name of ['新增商品', '导入', '导出', '下载模板']) {
       expect(screen.getByRole('button', { name: new RegExp(name) })).toBeTruthy();
     }

@@ -2,8 +2,8 @@ import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icon
 import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import type { GoodsItem } from '@kaipiao/shared/schemas/goods';
+import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useRef, useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
@@ -86,7 +86,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
       title: '更新时间',
       dataIndex: 'updated_at',
       width: 160,
-      renderText: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm'),
+      renderText: (v: string) => beijingDateTimeMinutes(v),
     },
     {
       title: '操作',

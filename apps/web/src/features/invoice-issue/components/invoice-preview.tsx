@@ -1,6 +1,6 @@
 import { INVOICE_TYPES, rateLabel, SPECIFIC_BUSINESS } from '@kaipiao/shared';
+import { beijingChineseDay } from '@kaipiao/shared/time/beijing';
 import { Button, Modal } from 'antd';
-import dayjs from 'dayjs';
 import type { BlueInvoicePayload } from '../utils/build-request.ts';
 import type { LineNumbers, Totals } from '../utils/line-math.ts';
 import styles from './invoice-preview.module.css';
@@ -79,7 +79,7 @@ export function InvoicePreview({ open, payload, numbers, totals, submitting, onC
             <div>
               发票号码：<span className={styles.muted}>开具后生成</span>
             </div>
-            <div>开票日期：{dayjs().format('YYYY年MM月DD日')}</div>
+            <div>开票日期：{beijingChineseDay(new Date())}</div>
           </div>
         </div>
         <div className={styles.parties}>

@@ -1,7 +1,7 @@
 import { DownloadOutlined, FileSearchOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
 import { formatMoney, INVOICE_TYPES, type IssueResult as Result } from '@kaipiao/shared';
+import { beijingDateTime } from '@kaipiao/shared/time/beijing';
 import { Alert, Result as AntResult, Button, Card, Descriptions, Space, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { downloadUrl } from '../api/documents.ts';
@@ -79,7 +79,7 @@ export function IssueResultPanel({ result, email, emailed, note, libraryPath, on
             {formatMoney(result.total_price_with_tax, { symbol: true })}
           </Descriptions.Item>
           <Descriptions.Item label="开票时间">
-            {result.issued_at ? dayjs(result.issued_at).format('YYYY-MM-DD HH:mm:ss') : '—'}
+            {result.issued_at ? beijingDateTime(result.issued_at) : '—'}
           </Descriptions.Item>
           <Descriptions.Item label="流水号" span={2}>
             {result.serial_no}

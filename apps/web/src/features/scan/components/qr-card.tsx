@@ -1,5 +1,6 @@
 import { CopyOutlined, DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
 import type { ScanCode } from '@kaipiao/shared/schemas/scan';
+import { beijingDateTime } from '@kaipiao/shared/time/beijing';
 import { Button, Space, Tag, Typography } from 'antd';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { buyerUrl, codeImageUrl } from '../api/scan.ts';
@@ -25,7 +26,7 @@ p{margin:6px 0;color:#333}.amt{font-size:18px;font-weight:bold}.tip{color:#888;f
 <body><h1>扫码开发票</h1><h2>${esc(sellerName)} · ${esc(codeTitle(c))}</h2>
 <img src="${img}" alt="开票二维码">${amount}
 <p>微信、支付宝或手机相机扫码，填写抬头即可开票</p>
-${c.expires_at ? `<p class="tip">有效期至 ${esc(new Date(c.expires_at).toLocaleString('zh-CN', { hour12: false }))}</p>` : ''}
+${c.expires_at ? `<p class="tip">有效期至 ${esc(beijingDateTime(c.expires_at))}</p>` : ''}
 </body></html>`);
   w.document.close();
   // printed once the code has loaded; the listener lives here, since the window inherits the

@@ -1,5 +1,6 @@
 import { INVOICE_TYPES, type InvoiceType } from '@kaipiao/shared/schemas/invoice';
 import type { TrusteeshipItem } from '@kaipiao/shared/schemas/trusteeship';
+import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery } from '@tanstack/react-query';
 import {
   Alert,
@@ -15,7 +16,6 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { trusteeshipQuery } from '../api/trusteeship.ts';
@@ -89,12 +89,12 @@ export function TrusteeshipPage() {
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {d.location}
               <br />
-              {d.handed_over_by || '—'} 于 {dayjs(d.handed_over_at).format('YYYY-MM-DD HH:mm')} 托管
+              {d.handed_over_by || '—'} 于 {d.handed_over_at ? beijingDateTimeMinutes(d.handed_over_at) : '—'} 托管
             </Typography.Text>
           )}
           {d.status === 'revoked' && d.revoked_at && (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {dayjs(d.revoked_at).format('YYYY-MM-DD HH:mm')} 撤销
+              {beijingDateTimeMinutes(d.revoked_at)} 撤销
               {d.revoke_reason ? `：${d.revoke_reason}` : ''}
             </Typography.Text>
           )}
