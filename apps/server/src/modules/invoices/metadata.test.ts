@@ -199,6 +199,123 @@ describe('device and invoice-type metadata', () => {
     expect(foreign.json.code).toBe(SESSION_CODE.CLIENT_NOT_PERMITTED);
   });
 
+  it('the all-stores view of a clerk lists the devices bound to her stores only, however many she has', async () => {
+    const allStores = async (app = t.app, token = f.clerk) =>
+      names(
+        (
+          await call(app, 'GET', `/v3/client-store/get-tax-equipment?${f.scope(ids.software, -1)}`, {
+            token,
+          })
+        ).json.data,
+      );
+    // she works at 总部 only: not the branch disc, which is bound to 滨江 alone
+    expect(await allStores()).toEqual(['数电账户（电子发票服务平台）', '税务UKey（总部）', '金税盘（主盘）']);
+    // given 滨江 as well (another process: a fresh access cache), both stores' devices
+    const scope = sql`
+      from employee_scopes s join employees e on e.id = s.employee_id join users u on u.id = e.user_id
+      where u.account = ${DEMO.clerk.account} and s.client_id = ${ids.software}`;
+    await t.db.execute(
+      sql`insert into employee_scopes (employee_id, client_id, store_id) select s.employee_id, s.client_id, ${ids.bj} ${scope} and s.store_id = ${ids.hq}`,
+    );
+    try {
+      const other = await buildTestApp({ reuse: t });
+      expect(await allStores(other.app, await login(other.app, DEMO.clerk.account))).toEqual([
+        '数电账户（电子发票服务平台）',
+        '税务UKey（总部）',
+        '金税盘（主盘）',
+        '金税盘（分盘1）',
+      ]);
+    } finally {
+      await t.db.execute(
+        sql`delete from employee_scopes where (employee_id, client_id, store_id) in (select s.employee_id, s.client_id, s.store_id ${scope} and s.store_id = ${ids.bj})`,
+      );
+    }
+  });
+
+  it('lists each kind once in the form’s order, without kinds the app does not know', async () => {
+    await t.db.execute(
+      sql`update tax_devices set invoice_types = '{028,026,999,004,026,007}' where id = ${ids.ukey}`,
+    );
+    try {
+      const res = await get(
+        `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=${ids.hq}`,
+      );
+      const ukey = res.json.data.find((d: { device_id: number }) => d.device_id === ids.ukey);
+      expect(ukey.invoice_types.map((x: { code: string }) => x.code)).toEqual(['004', '007', '026', '028']);
+    } finally {
+      await t.db.execute(
+        sql`update tax_devices set invoice_types = '{004,007,026,028}' where id = ${ids.ukey}`,
+      );
+    }
+  });
+
+  it('a store with no settings yet offers no default kinds', async () => {
+    const [store] = await t.db
+      .insert(clientStores)
+      .values({ clientId: ids.software, name: '新开门店', code: 'NEW1' })
+      .returning();
+    await t.db.execute(
+      sql`insert into device_stores (device_id, store_id) values (${ids.digital}, ${store!.id})`,
+    );
+    const res = await get(
+      `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=${store!.id}`,
+    );
+    try {
+      expect(res.json.code, res.json.message).toBe(0);
+      expect(res.json.data).toHaveLength(1);
+      expect(res.json.data[0]).toMatchObject({ device_id: ids.digital, default_invoice_types: [] });
+    } finally {
+      await t.db.execute(sql`delete from device_stores where store_id = ${store!.id}`);
+      await t.db.delete(clientStores).where(eq(clientStores.id, store!.id));
+    }
+  });
+
+  it('a device is the main one only with no parent and extension 0', async () => {
+    const hq = `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=${ids.hq}`;
+    const bj = `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.bj)}&store_id=${ids.bj}`;
+    const isMain = async (url: string, id: number) =>
+      (await get(url)).json.data.find((d: { device_id: number }) => d.device_id === id).is_main;
+    const [branch] = await t.db
+      .execute<{ parent_id: number }>(sql`select parent_id from tax_devices where id = ${ids.goldenBranch}`)
+      .then((r) => r.rows);
+    // extension 1 without a parent; extension 0 under a parent
+    await t.db.execute(sql`update tax_devices set parent_id = null where id = ${ids.goldenBranch}`);
+    await t.db.execute(
+      sql`update tax_devices set parent_id = ${ids.goldenBranch} where id = ${ids.goldenMain}`,
+    );
+    try {
+      expect(await isMain(bj, ids.goldenBranch)).toBe(false);
+      expect(await isMain(hq, ids.goldenMain)).toBe(false);
+    } finally {
+      await t.db.execute(sql`update tax_devices set parent_id = null where id = ${ids.goldenMain}`);
+      await t.db.execute(
+        sql`update tax_devices set parent_id = ${branch!.parent_id} where id = ${ids.goldenBranch}`,
+      );
+    }
+    expect(await isMain(hq, ids.goldenMain)).toBe(true);
+  });
+
+  it('quota used in an earlier month shows as none used this month', async () => {
+    const [before] = (
+      await t.db.execute<{ quota_used: string; quota_month: string }>(
+        sql`select quota_used, quota_month from tax_devices where id = ${ids.digital}`,
+      )
+    ).rows;
+    await t.db.execute(
+      sql`update tax_devices set quota_used = 500, quota_month = '2000-01' where id = ${ids.digital}`,
+    );
+    try {
+      const res = await get(
+        `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&invoice_mode=1`,
+      );
+      expect(res.json.data[0]).toMatchObject({ device_id: ids.digital, quota_used: '0.00' });
+    } finally {
+      await t.db.execute(
+        sql`update tax_devices set quota_used = ${before!.quota_used}, quota_month = ${before!.quota_month} where id = ${ids.digital}`,
+      );
+    }
+  });
+
   it('refuses a clerk whose role lacks the invoicing urls', async () => {
     // another process (fresh access cache) after the clerk's role lost the single-invoice page
     const [rule] = await t.db.select().from(authorityRules);
