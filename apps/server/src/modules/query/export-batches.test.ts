@@ -53,7 +53,12 @@ describe('export runner over several batches', () => {
       return now;
     };
   };
-  const run = async (kind: 'excel' | 'pdf_zip', filters: object, clock = steppingClock()) => {
+  const run = async (
+    kind: 'excel' | 'pdf_zip',
+    filters: object,
+    clock = steppingClock(),
+    pdfFor: PdfSource = pdfById,
+  ) => {
     const id = Number(
       (
         await t.db.execute<{ id: number }>(sql`
@@ -63,7 +68,7 @@ describe('export runner over several batches', () => {
       ).rows[0]!.id,
     );
     await runExport(
-      { db: t.db, dataDir, pdfFor: pdfById, clock, log: { error: (obj, msg) => errors.push({ obj, msg }) } },
+      { db: t.db, dataDir, pdfFor, clock, log: { error: (obj, msg) => errors.push({ obj, msg }) } },
       id,
     );
     const rec = (
@@ -100,6 +105,23 @@ describe('export runner over several batches', () => {
     const ids = await bulkIds();
     expect(entries.map((e) => e.name)).toEqual(ids.map((id) => `${id}.pdf`));
     expect(entries[0]!.data.toString()).toBe(`%PDF ${ids[0]}`);
+  });
+
+  it('a document the zip refuses fails the export at the end of its batch: the next batch is never read', async () => {
+    const asked: number[] = [];
+    const first = (await bulkIds())[0]!;
+    const before = errors.length;
+    const rec = await run('pdf_zip', { buyer_name: BULK }, steppingClock(), async (client, id) => {
+      asked.push(id);
+      // not bytes: archiver refuses the entry with an 'error' event
+      return id === first ? { fileName: 'bad.pdf', content: 42 as unknown as Buffer } : pdfById(client, id);
+    });
+    expect(rec).toMatchObject({ status: 'failed', error: '导出失败，请稍后重试', file_path: null });
+    expect(errors.length).toBe(before + 1);
+    // the first batch's documents are all asked for and counted, then the refusal is seen
+    expect(asked.length).toBe(500);
+    expect(asked[0]).toBe(first);
+    expect(rec.progress).toEqual([0, 50]);
   });
 
   it('zip over the PDF limit by one: refused with the limit, no file', async () => {

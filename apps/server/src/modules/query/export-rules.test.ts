@@ -1,11 +1,19 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CODE, EXPORT_PDF_MAX, INVOICE_TYPES, QUERY_CODE, SESSION_CODE } from '@kaipiao/shared';
+import {
+  CODE,
+  EXPORT_EXCEL_MAX,
+  EXPORT_PDF_MAX,
+  INVOICE_TYPES,
+  QUERY_CODE,
+  SESSION_CODE,
+} from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
-import { describeFilters } from './exports.ts';
+import { AppError } from '../../lib/app-error.ts';
+import { describeFilters, tooManyToExport } from './exports.ts';
 import { type Fixture, insertFixtures } from './test-fixtures.ts';
 
 describe('what an export record says it covers (describeFilters)', () => {
@@ -37,6 +45,22 @@ describe('what an export record says it covers (describeFilters)', () => {
     expect(
       describeFilters({ date_from: '2026-11-01', amount_min: '1', invoice_types: [], statuses: [] }, 0),
     ).toBe('已选0张；开票日期 2026-11-01 至 …；价税合计 1 ~ …');
+  });
+});
+
+describe('the refusal of an export over its limit (tooManyToExport)', () => {
+  // the route refuses a PDF export over its limit in the test below; 200,000 invoices for Excel's
+  // is too many to insert for a test, so its message is checked here
+  it('names the kind and its limit', () => {
+    const excel = tooManyToExport('excel', EXPORT_EXCEL_MAX);
+    expect(excel).toBeInstanceOf(AppError);
+    expect({ code: excel.code, message: excel.message }).toEqual({
+      code: QUERY_CODE.EXPORT_TOO_MANY,
+      message: `Excel导出单次最多${EXPORT_EXCEL_MAX}张，当前超过${EXPORT_EXCEL_MAX}张，请缩小查询范围后再导出`,
+    });
+    expect(tooManyToExport('pdf_zip', 7).message).toBe(
+      'PDF批量下载单次最多7张，当前超过7张，请缩小查询范围后再导出',
+    );
   });
 });
 

@@ -78,6 +78,14 @@ export function describeFilters(f: InvoiceFilter, selected: number | null): stri
   return parts.join('；') || '全部发票';
 }
 
+/** The refusal of an export of more invoices than its kind's limit (`max`) allows. */
+export function tooManyToExport(kind: 'pdf_zip' | 'excel', max: number): AppError {
+  return new AppError(
+    QUERY_CODE.EXPORT_TOO_MANY,
+    `${kind === 'excel' ? 'Excel导出' : 'PDF批量下载'}单次最多${max}张，当前超过${max}张，请缩小查询范围后再导出`,
+  );
+}
+
 type RecordListRow = {
   id: number;
   kind: 'pdf_zip' | 'excel';
@@ -190,12 +198,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
               ).rows[0]?.n ?? 0,
             );
       if (count === 0) throw new AppError(QUERY_CODE.EXPORT_EMPTY);
-      if (count > max) {
-        throw new AppError(
-          QUERY_CODE.EXPORT_TOO_MANY,
-          `${kind === 'excel' ? 'Excel导出' : 'PDF批量下载'}单次最多${max}张，当前超过${max}张，请缩小查询范围后再导出`,
-        );
-      }
+      if (count > max) throw tooManyToExport(kind, max);
       const active = await app.db.execute<{ n: number }>(sql`
         select count(*)::int as n from export_records
         where client_id = ${access.clientId} and status in ('queued', 'running')
