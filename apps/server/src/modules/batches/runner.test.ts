@@ -12,6 +12,8 @@ import {
   BatchRunner,
   CLAIM_ROWS,
   CLAIM_TARGET_MS,
+  type ClaimedRow,
+  issueBatchRow,
   LIVENESS_CLASS,
   MAX_ACTIVE_BATCHES,
   type RunnerOptions,
@@ -996,6 +998,105 @@ describe('batch runner', () => {
       });
       expect((await t.db.select().from(invoices).where(eq(invoices.id, inv.id)))[0]!.status).toBe('issuing');
       expect((await batchOf(id)).status).toBe('done');
+    });
+  });
+
+  describe('a serial another process settles between the issue and its reconciliation', () => {
+    /** Sessions of the test's own, each in a transaction left open (ended, so rolled back, after the test). */
+    const sessions: pg.Client[] = [];
+    const session = async () => {
+      const c = new pg.Client(t.url);
+      await c.connect();
+      sessions.push(c);
+      await c.query('begin');
+      return c;
+    };
+    // before the runner's afterEach, which needs the tables these sessions may still hold
+    afterEach(async () => {
+      for (const c of sessions.splice(0)) await c.end();
+    });
+    /** Resolves once `n` statements wait for a lock on the table `rel`. */
+    const queued = async (rel: string, n: number) => {
+      for (let i = 0; i < 2000; i++) {
+        const waiting = (
+          await t.db.execute<{ n: number }>(sql`
+            select count(*)::int as n from pg_locks
+            where not granted and relation = ${rel}::regclass and database = (select oid from pg_database where datname = current_database())`)
+        ).rows[0]!.n;
+        if (waiting >= n) return;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      throw new Error(`${n} statements never queued for ${rel}`);
+    };
+    /**
+     * issueBatchRow on a row whose invoice a dead runner left `status`, with another session
+     * settling that invoice (issued, as the bureau has it) right after issueBlue read it and before
+     * the reconciliation selects it — a real interleaving, held at table locks: issueBlue's claim
+     * statement waits at the stock ranges (the invoices table held by it), a second session queues
+     * for the invoices table behind it and so holds issueBlue's last read of the invoice, and a
+     * third queues behind that read and settles the invoice before the reconciliation may read.
+     */
+    const settledMeanwhile = async (status: 'issuing' | 'unknown') => {
+      const id = await ready(1);
+      const row = (
+        await t.db.execute<Omit<ClaimedRow, 'worker'>>(sql`
+          select r.batch_id, r.seq, r.serial_no, r.request, b.client_id, b.store_id, b.created_by
+          from batch_rows r join batches b on b.id = r.batch_id where r.batch_id = ${id}`)
+      ).rows[0]!;
+      expect((await f.issue(row.request)).json.code).toBe(0);
+      const [inv] = await t.db.select().from(invoices).where(eq(invoices.serialNo, row.serial_no));
+      await t.db.execute(sql`
+        update invoices set status = ${status}, invoice_no = null, issued_at = null where id = ${inv!.id}`);
+
+      const stock = await session();
+      await stock.query('lock table channel_number_ranges in access exclusive mode');
+      const issued = watch(issueBatchRow(t.app, { ...row, worker: DEAD }));
+      await queued('channel_number_ranges', 1);
+      const first = await session();
+      const firstHeld = first.query('lock table invoices in access exclusive mode');
+      await queued('invoices', 1);
+      await stock.query('commit');
+      await firstHeld;
+      // issueBlue has read the serial's invoice (issuing or unknown) and reads it once more
+      await queued('invoices', 1);
+      const settler = await session();
+      const settlerHeld = settler.query('lock table invoices in access exclusive mode');
+      await queued('invoices', 2);
+      expect(issued.done).toBe(false);
+      await first.query('commit');
+      await settlerHeld;
+      await settler.query(
+        "update invoices set status = 'issued', invoice_no = $1, issued_at = $2 where id = $3",
+        [inv!.invoiceNo, inv!.issuedAt, inv!.id],
+      );
+      await settler.query('commit');
+      return { outcome: await issued.promise, inv: inv! };
+    };
+
+    it('an `issuing` answer: reconciliation finds nothing to settle, the row keeps the answer (unknown)', async () => {
+      const { outcome, inv } = await settledMeanwhile('issuing');
+      expect(outcome).toEqual({
+        status: 'failed',
+        invoiceId: inv.id,
+        invoiceCode: '',
+        invoiceNo: null,
+        issuedAt: null,
+        errorCode: 'unknown',
+        errorMessage: UNKNOWN_MESSAGE,
+      });
+    });
+
+    it('an `unknown` answer (time-out): reconciliation finds nothing to settle, the row fails with the time-out', async () => {
+      const { outcome, inv } = await settledMeanwhile('unknown');
+      expect(outcome).toEqual({
+        status: 'failed',
+        invoiceId: inv.id,
+        invoiceCode: '',
+        invoiceNo: null,
+        issuedAt: null,
+        errorCode: String(INVOICE_CODE.CHANNEL_TIMEOUT),
+        errorMessage: messageFor(INVOICE_CODE.CHANNEL_TIMEOUT),
+      });
     });
   });
 });
