@@ -1,4 +1,4 @@
-import { CODE, DEVICE_CODE } from '@kaipiao/shared';
+import { CODE } from '@kaipiao/shared';
 import {
   applyStockBodySchema,
   checkTaxSchema,
@@ -9,21 +9,21 @@ import {
   healthRowSchema,
   moveStockBodySchema,
   stockMovementSchema,
-  storeBodySchema,
-  storeItemSchema,
-  storeStatusBodySchema,
   taxAccountBodySchema,
   taxAccountItemSchema,
 } from '@kaipiao/shared/schemas/devices';
-import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { refuseIfOtherStore } from '../../lib/scope.ts';
+import { assertStoreVisible } from '../stores/service.ts';
+import * as accounts from './accounts.ts';
+import * as common from './common.ts';
 import { defineFilingLockJob } from './filing-locks.ts';
+import * as filings from './filings.ts';
 import * as service from './service.ts';
+import * as stock from './stock.ts';
 
 const STORE_MENUS = ['/group/client-store', '/hotel/group/client-store'] as const;
 const DEVICE_MENUS = [
@@ -46,7 +46,7 @@ const idBody = z.object({ id: z.number().int().positive() });
 const done = z.object({ id: z.number() });
 
 /**
- * Stores, devices, 电子税务局 accounts, invoice stock and monthly filing (issue 5; spec §7 Client and
+ * Devices, 电子税务局 accounts, invoice stock and monthly filing (issue 5; spec §7 Client and
  * stores / Equipment). Every id is looked up inside the session's business (another's → 21001/21002/21005).
  */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -55,22 +55,14 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   const refresh = (req: FastifyRequest) => app.invalidate({ userId: req.session!.userId });
   defineFilingLockJob(app);
 
-  // ---- stores (spec §7 Client and stores) ----
-  app.get(
-    '/v3/client/get-all-store-list',
-    {
-      config: { menu: STORE_MENUS, scope: 'store' },
-      schema: { response: reply200(z.array(storeItemSchema)) },
-    },
-    async (req) => ok(await service.listStores(app, req.access!, true)),
-  );
+  // ---- devices (spec §7 Projects/Equipment) ----
   app.get(
     '/v3/client/client-equ-list',
     {
       config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: { response: reply200(z.array(deviceItemSchema)) },
     },
-    async (req) => ok(await service.listDevices(app, req.access!)),
+    async (req) => ok(await common.listDevices(app, req.access!)),
   );
   app.post(
     '/v3/client-store/tax-equipment-list',
@@ -83,47 +75,10 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const storeId = req.body.store_id;
-      if (storeId !== undefined && storeId > 0) {
-        const own = (await service.listStores(app, req.access!, true)).some(
-          (s) => s.client_store_id === storeId,
-        );
-        if (!own) {
-          await refuseIfOtherStore(
-            app.db,
-            sql`select 1 from client_stores where id = ${storeId} and client_id = ${req.access!.clientId}`,
-          );
-          throw new AppError(DEVICE_CODE.STORE_NOT_FOUND);
-        }
-      }
-      return ok(await service.listDevices(app, req.access!, storeId));
+      if (storeId !== undefined && storeId > 0) await assertStoreVisible(app, req.access!, storeId);
+      return ok(await common.listDevices(app, req.access!, storeId));
     },
   );
-  app.post(
-    '/v3/client-store/save',
-    {
-      config: { menu: STORE_MENUS, scope: 'store' },
-      schema: { body: storeBodySchema, response: reply200(done) },
-    },
-    async (req) => {
-      const id = await service.saveStore(app, req.access!, req.body);
-      await refresh(req);
-      return ok({ id }, '保存成功');
-    },
-  );
-  app.post(
-    '/v3/client-store/set-status',
-    {
-      config: { menu: STORE_MENUS, scope: 'store' },
-      schema: { body: storeStatusBodySchema, response: reply200(done) },
-    },
-    async (req) => {
-      await service.setStoreStatus(app, req.access!, req.body.client_store_id, req.body.status);
-      await refresh(req);
-      return ok({ id: req.body.client_store_id }, req.body.status === 'active' ? '已启用' : '已停用');
-    },
-  );
-
-  // ---- devices (spec §7 Projects/Equipment) ----
   app.get(
     '/v3/equipment/detail',
     {
@@ -173,7 +128,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: { response: reply200(z.array(healthRowSchema)) },
     },
-    async (req) => ok(await service.healthBoard(app, req.access!)),
+    async (req) => ok(await accounts.healthBoard(app, req.access!)),
   );
 
   // ---- tax accounts (white-listed businesses only, spec §6) ----
@@ -190,7 +145,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         ),
       },
     },
-    async (req) => ok(await service.whiteList(app, req.access!)),
+    async (req) => ok(await accounts.whiteList(app, req.access!)),
   );
   app.get(
     '/v3/tax-account/list',
@@ -199,8 +154,8 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { response: reply200(z.array(taxAccountItemSchema)) },
     },
     async (req) => {
-      await service.assertWhiteListed(app, req.access!);
-      return ok(await service.accountStates(app, req.access!));
+      await accounts.assertWhiteListed(app, req.access!);
+      return ok(await accounts.accountStates(app, req.access!));
     },
   );
   app.post(
@@ -210,9 +165,9 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: taxAccountBodySchema, response: reply200(done) },
     },
     async (req) => {
-      await service.assertWhiteListed(app, req.access!);
+      await accounts.assertWhiteListed(app, req.access!);
       const b = req.body;
-      const id = await service.saveAccount(app, req.access!, { ...b, id: b.id as number });
+      const id = await accounts.saveAccount(app, req.access!, { ...b, id: b.id as number });
       await refresh(req);
       return ok({ id }, '保存成功');
     },
@@ -221,8 +176,8 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/tax-account/disable',
     { config: { menu: ACCOUNT_MENU, scope: 'store' }, schema: { body: idBody, response: reply200(done) } },
     async (req) => {
-      await service.assertWhiteListed(app, req.access!);
-      await service.setAccountStatus(app, req.access!, req.body.id, 'disabled');
+      await accounts.assertWhiteListed(app, req.access!);
+      await accounts.setAccountStatus(app, req.access!, req.body.id, 'disabled');
       await refresh(req);
       return ok({ id: req.body.id }, '已停用');
     },
@@ -235,7 +190,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: STOCK_MENUS, scope: 'store' },
       schema: { response: reply200(z.array(stockMovementSchema)) },
     },
-    async (req) => ok(await service.listMovements(app, req.access!)),
+    async (req) => ok(await stock.listMovements(app, req.access!)),
   );
   app.post(
     '/v3/invoice-manage/apply',
@@ -246,7 +201,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: reply200(z.object({ invoiceCode: z.string(), startNo: z.number(), endNo: z.number() })),
       },
     },
-    async (req) => ok(await service.applyStock(app, actor(req), req.body), '领票成功'),
+    async (req) => ok(await stock.applyStock(app, actor(req), req.body), '领票成功'),
   );
   for (const kind of ['distribute', 'return'] as const) {
     app.post(
@@ -257,7 +212,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (req) =>
         ok(
-          await service.moveStock(app, actor(req), kind, req.body),
+          await stock.moveStock(app, actor(req), kind, req.body),
           kind === 'distribute' ? '分发成功' : '退回成功',
         ),
     );
@@ -270,7 +225,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: '/report-summary/summary', scope: 'store' },
       schema: { response: reply200(z.array(filingItemSchema)) },
     },
-    async (req) => ok(await service.listFilings(app, req.access!)),
+    async (req) => ok(await filings.listFilings(app, req.access!)),
   );
   for (const action of ['copy', 'clear'] as const) {
     app.post(
@@ -280,7 +235,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: { body: filingBodySchema, response: reply200(done) },
       },
       async (req) => {
-        await service.fileDevice(app, actor(req), action, req.body.device_id);
+        await filings.fileDevice(app, actor(req), action, req.body.device_id);
         return ok({ id: req.body.device_id }, action === 'copy' ? '汇总上传成功' : '清卡成功');
       },
     );

@@ -1,7 +1,11 @@
+import { storeBodySchema, storeItemSchema, storeStatusBodySchema } from '@kaipiao/shared/schemas/devices';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { listActiveStores } from '../session/repo.ts';
+import * as service from './service.ts';
+
+const STORE_MENUS = ['/group/client-store', '/hotel/group/client-store'] as const;
 
 const storeRowSchema = z.object({
   client_store_id: z.number(),
@@ -9,23 +13,61 @@ const storeRowSchema = z.object({
   code: z.string(),
   status: z.string(),
 });
+const done = z.object({ id: z.number() });
 
-/** Store management (spec §2 /group/client-store); the full screen arrives with the stores issue. */
+/**
+ * Store management (spec §2 /group/client-store, §7 Client and stores). Every id is looked up inside
+ * the session's business (another's → 21001); a store outside the employee's stores is refused.
+ */
 export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
+  // the editor's cached access (known stores) is reloaded at once; others' within its TTL
+  const refresh = (req: FastifyRequest) => app.invalidate({ userId: req.session!.userId });
+
+  /** the active stores, for pickers */
   app.get(
     '/v3/client/client-store-list',
     {
-      config: { menu: ['/group/client-store', '/hotel/group/client-store'], scope: 'store' },
+      config: { menu: STORE_MENUS, scope: 'store' },
       schema: { response: reply200(z.array(storeRowSchema)) },
     },
     async (req) => {
-      const access = req.access!;
-      const stores = await listActiveStores(app.db, access.clientId);
+      const stores = await service.listStores(app, req.access!, false);
       return ok(
-        stores
-          .filter((s) => access.storeIds === null || access.storeIds.has(s.id))
-          .map((s) => ({ client_store_id: s.id, name: s.name, code: s.code, status: s.status })),
+        stores.map(({ client_store_id, name, code, status }) => ({ client_store_id, name, code, status })),
       );
+    },
+  );
+  /** every store with its settings and devices, disabled ones included */
+  app.get(
+    '/v3/client/get-all-store-list',
+    {
+      config: { menu: STORE_MENUS, scope: 'store' },
+      schema: { response: reply200(z.array(storeItemSchema)) },
+    },
+    async (req) => ok(await service.listStores(app, req.access!, true)),
+  );
+  app.post(
+    '/v3/client-store/save',
+    {
+      config: { menu: STORE_MENUS, scope: 'store' },
+      schema: { body: storeBodySchema, response: reply200(done) },
+    },
+    async (req) => {
+      const id = await service.saveStore(app, req.access!, req.body);
+      await refresh(req);
+      return ok({ id }, '保存成功');
+    },
+  );
+  app.post(
+    '/v3/client-store/set-status',
+    {
+      config: { menu: STORE_MENUS, scope: 'store' },
+      schema: { body: storeStatusBodySchema, response: reply200(done) },
+    },
+    async (req) => {
+      await service.setStoreStatus(app, req.access!, req.body.client_store_id, req.body.status);
+      await refresh(req);
+      return ok({ id: req.body.client_store_id }, req.body.status === 'active' ? '已启用' : '已停用');
     },
   );
 };
