@@ -110,7 +110,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       const q = req.query;
       const dryRun = await service.uploadBatch(
         app,
-        { clientId: access.clientId, storeId: req.sid!, userId: req.session?.userId ?? null },
+        { clientId: access.clientId, storeId: req.sid!, userId: req.session!.userId },
         { deviceId: q.device_id, invoiceType: q.invoice_type, sendEmail: q.send_email },
         // Stryker disable next-line StringLiteral: a multipart file part always has a name (busboy answers '' for none)
         { filename: file.filename ?? '', buffer },
