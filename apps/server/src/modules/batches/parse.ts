@@ -70,7 +70,7 @@ export function cellText(value: ExcelJS.CellValue): { text: string; problem?: st
     // Stryker disable next-line ConditionalExpression: exceljs has no other kind of cell object
     if ('text' in v) return cellText(v.text as ExcelJS.CellValue);
   }
-  // Stryker disable next-line ObjectLiteral: not reached (every cell value is one of the kinds above)
+  // Stryker disable next-line ObjectLiteral,MethodExpression: not reached (every cell value is one of the kinds above)
   return { text: String(v).trim() };
 }
 
