@@ -1,8 +1,9 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp } from '../../../test/helper.ts';
 import { channelSandboxIssues, invoices } from '../../db/schema/index.ts';
-import { type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
+import { issueAtOnce } from './at-once.ts';
+import { type Fixture, invoicingFixture, line, newInvoice, payload } from './test-fixtures.ts';
 
 /**
  * The group commit (at-once.ts) as the channel sees it: concurrent 数电 invoices of one business,
@@ -102,5 +103,74 @@ describe('issuing at once (group commit) as the channel receives it', () => {
     }) => `${r.clientId}:${r.serialNo}:${r.deviceId}:${r.invoiceType}:${r.invoiceNo}`;
     expect(theirs.map(key).sort()).toEqual(ours.map(key).sort());
     expect(ours).toHaveLength(18);
+  });
+
+  describe('handed the invoices directly (at-once.ts)', () => {
+    const digital = () => newInvoice(f.ids.software, f.ids.hq, payload(f.ids.digital));
+    const older = () => newInvoice(f.ids.software, f.ids.hq, payload(f.ids.ukey, { invoiceType: '026' }));
+    const issuedIds = async (serials: string[]) =>
+      (await t.db.select().from(invoices).where(inArray(invoices.serialNo, serials))).map((r) => r.id);
+
+    it('invoices that arrive while a statement runs go together in the next; a serial twice goes alone to the two-step path', async () => {
+      const spy = watch();
+      const [a, b, c] = [digital(), digital(), digital()];
+      // handed in in one go: the first finds the device idle and goes alone, the rest wait for it
+      const res = await Promise.all([
+        issueAtOnce(t.app, a!),
+        issueAtOnce(t.app, b!),
+        issueAtOnce(t.app, b!),
+        issueAtOnce(t.app, c!),
+      ]);
+      expect(spy.atOnce.mock.calls.map(([batch]) => batch.items.map((i) => i.serialNo))).toEqual([
+        [a!.serialNo],
+        [b!.serialNo, c!.serialNo],
+      ]);
+      expect(res[2]).toBeNull();
+      expect(res.map((r) => r?.outcome.status ?? null)).toEqual(['issued', 'issued', null, 'issued']);
+      expect(await issuedIds([a!.serialNo, b!.serialNo, c!.serialNo])).toHaveLength(3);
+    });
+
+    it('an older kind answers the invoice its statement issued', async () => {
+      const inv = older();
+      const res = await issueAtOnce(t.app, inv);
+      expect(res?.outcome).toMatchObject({ status: 'issued', invoiceNo: expect.stringMatching(/^\d{8}$/) });
+      expect([res?.recordedId]).toEqual(await issuedIds([inv.serialNo]));
+    });
+
+    it('a channel without group commit (a remote one) answers null, for every kind: the two-step path issues', async () => {
+      const remote = Object.create(t.app.taxChannel, { issueAtOnce: { value: undefined } });
+      const app = Object.create(t.app, { taxChannel: { value: remote } });
+      const [d, o] = [digital(), older()];
+      expect(await issueAtOnce(app, o)).toBeNull();
+      expect(await issueAtOnce(app, d)).toBeNull();
+      expect(await issuedIds([d.serialNo, o.serialNo])).toEqual([]);
+    });
+
+    it('a statement that fails hands each of its invoices back to the two-step path and says so; none is issued', async () => {
+      const [first, b, c] = [digital(), digital(), digital()];
+      // the database refuses b's issued row (as a failed flush would undo the whole statement)
+      await t.db.execute(
+        sql.raw(`create function kp_test_refuse() returns trigger language plpgsql as
+          $$ begin raise exception 'refused by the test'; end $$`),
+      );
+      await t.db.execute(
+        sql.raw(`create trigger kp_test_refuse before insert on invoices for each row
+          when (new.status = 'issued' and new.serial_no = '${b!.serialNo}') execute function kp_test_refuse()`),
+      );
+      try {
+        const warn = vi.spyOn(t.app.log, 'warn');
+        const res = await Promise.all([first, b, c].map((inv) => issueAtOnce(t.app, inv!)));
+        expect(res.map((r) => r?.outcome.status ?? null)).toEqual(['issued', null, null]);
+        const said = warn.mock.calls.filter(
+          (call) => call[1] === 'group-commit statement failed; issuing one by one',
+        );
+        expect(said).toHaveLength(1);
+        expect(said[0]![0]).toMatchObject({ invoices: 2 });
+        expect(await issuedIds([b!.serialNo, c!.serialNo])).toEqual([]);
+      } finally {
+        await t.db.execute(sql.raw('drop trigger kp_test_refuse on invoices'));
+        await t.db.execute(sql.raw('drop function kp_test_refuse()'));
+      }
+    });
   });
 });

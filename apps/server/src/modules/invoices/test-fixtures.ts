@@ -1,9 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { type BlueInvoiceRequest, computeLine, computeTotals, usccCheckChar } from '@kaipiao/shared';
+import {
+  type BlueInvoiceRequest,
+  beijingMonth,
+  blueInvoiceRequestSchema,
+  computeLine,
+  computeTotals,
+  usccCheckChar,
+} from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
 import { call, DEMO, login } from '../../../test/helper.ts';
 import type { App } from '../../app.ts';
+import { isDigitalType } from '../../channels/numbers.ts';
 import { clientStores, clients, taxDevices } from '../../db/schema/index.ts';
+import { type NewInvoice, requestHash } from './repo.ts';
+import { validateBlue } from './validate.ts';
 
 /** A buyer tax code with a correct USCC check character. */
 export const BUYER_TAX_CODE = (() => {
@@ -123,4 +133,33 @@ export async function invoicingFixture(app: App, db: App['db']) {
     );
   const dev = (path: string, body: unknown) => call(app, 'POST', `/v3/dev/channel/${path}`, { body });
   return { admin, clerk, ids, scope, issue, dev };
+}
+
+/**
+ * The invoice the service hands the statements (NewInvoice) for a valid payload of the software
+ * business at 总部, for tests that call at-once.ts or the repos directly.
+ */
+export function newInvoice(
+  clientId: number,
+  storeId: number,
+  body: ReturnType<typeof payload>,
+  opts: { asyncCommit?: boolean } = {},
+): NewInvoice {
+  const req = blueInvoiceRequestSchema.parse(body);
+  const { issues, lines } = validateBlue(req, { taxCode: DEMO.software.taxCode, taxpayerType: 'general' });
+  if (issues.length > 0) throw new Error(`newInvoice: ${issues[0]!.message}`);
+  return {
+    clientId,
+    storeId,
+    deviceId: req.device_id,
+    serialNo: req.serial_no,
+    requestHash: requestHash(req),
+    userId: null,
+    req,
+    lines,
+    specificBusiness: null,
+    month: beijingMonth(),
+    digital: isDigitalType(req.invoice_type),
+    asyncCommit: opts.asyncCommit ?? true,
+  };
 }
