@@ -99,7 +99,7 @@ export const CONTRACT = {
     data: issueResultSchema,
   },
 
-  // library (modules/query/routes.ts) and home (modules/stats/service.ts)
+  // library (modules/query/routes.ts) and home (modules/stats/routes.ts)
   'POST /v3/invoice-record/list': { body: invoiceListRequestSchema, data: invoiceListResponseSchema },
   'POST /v3/invoice-detail/get-invoice-detail': {
     body: invoiceDetailRequestSchema,
