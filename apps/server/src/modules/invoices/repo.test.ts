@@ -37,6 +37,9 @@ describe('the issuing statements', () => {
     const row = await rowOf(Number(ctx!.new_id));
     expect(row).toMatchObject({ serialNo: n.serialNo, status: 'issuing', requestHash: n.requestHash });
     expect(await eventKinds(row.id)).toEqual(['created']);
+    // reconciliation reads the e-mail wish from the created event
+    const [created] = await t.db.select().from(invoiceEvents).where(eq(invoiceEvents.invoiceId, row.id));
+    expect(created!.detail).toEqual({ status: 'issuing', serial_no: n.serialNo, send_email: false });
   });
 
   it('a transition moves an invoice only from the states asked for, with its event', async () => {
