@@ -28,7 +28,7 @@ export type Validation = { errors: FieldErrors; warnings: FieldErrors };
 type ZodIssue = { code: string; origin?: string; maximum?: unknown; minimum?: unknown };
 
 /** zod's English defaults in plain Chinese (schemas with their own message keep it). */
-function zhIssue(issue: ZodIssue): string {
+export function zhIssue(issue: ZodIssue): string {
   const str = issue.origin === 'string';
   switch (issue.code) {
     case 'too_big':
