@@ -1,6 +1,12 @@
 import type { MenuEntry } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
-import { buildAccess, type GuardedRoute, isEntryVisible, routeAccess } from './permissions.ts';
+import {
+  buildAccess,
+  disabledPrompt,
+  type GuardedRoute,
+  isEntryVisible,
+  routeAccess,
+} from './permissions.ts';
 
 const entry = (url: string, flags: Partial<MenuEntry> = {}): MenuEntry => ({
   url,
@@ -27,7 +33,6 @@ describe('isEntryVisible', () => {
     expect(isEntryVisible(entry('/a'))).toBe(true);
     expect(isEntryVisible(entry('/a', { is_auth: 0, is_gray: 1 }))).toBe(true);
     expect(isEntryVisible(entry('/a', { is_auth: 0, is_gray: 0 }))).toBe(false);
-    expect(isEntryVisible(undefined)).toBe(false);
   });
 });
 
@@ -77,8 +82,39 @@ describe('routeAccess', () => {
     expect(access).toMatchObject({ visible: true, disabled: false, vip: true });
   });
 
+  it('keeps an authorised route that is neither gray nor paid enabled, without a prompt or the VIP sign', () => {
+    const access = routeAccess(online, byUrl(entry(online.path)));
+    expect(access).toEqual({ visible: true, disabled: false, prompt: undefined, vip: false });
+  });
+
   it('shows the VIP sign on paid routes', () => {
     expect(routeAccess(online, byUrl(entry(online.path, { is_need_pay: 1 }))).vip).toBe(true);
+  });
+});
+
+describe('disabledPrompt', () => {
+  it.each<[string, Partial<MenuEntry>, string | undefined]>([
+    ['authorised, not gray', {}, undefined],
+    ['authorised and gray', { is_gray: 1 }, undefined],
+    ['neither authorised nor gray', { is_auth: 0 }, undefined],
+    [
+      'neither authorised nor gray, though flagged',
+      { is_auth: 0, is_need_pay: 1, is_new_client: 1 },
+      undefined,
+    ],
+    ['gray, not authorised', { is_auth: 0, is_gray: 1 }, '该功能暂未对您开放，请联系客服开通'],
+    [
+      'every flag: the expired bookkeeping comes first',
+      { is_auth: 0, is_gray: 1, is_gray_from_bookkeeping: 1, is_new_client: 1, is_need_pay: 1 },
+      '您的记账服务已到期，批量开票和扫码开票已暂停，恢复服务后即可继续使用',
+    ],
+    [
+      'a new client who must also pay: the new client comes first',
+      { is_auth: 0, is_gray: 1, is_new_client: 1, is_need_pay: 1 },
+      '您当前尚未订购套餐，请先订购后再开票',
+    ],
+  ])('%s', (_case, flags, prompt) => {
+    expect(disabledPrompt(entry('/a', flags))).toBe(prompt);
   });
 });
 
@@ -95,6 +131,30 @@ describe('buildAccess', () => {
 
   it('has no first path when nothing is permitted', () => {
     expect(buildAccess(routes, []).firstPath).toBeNull();
+  });
+
+  it('never picks a group route, a hidden route or a public route as the first path', () => {
+    const groupFirst: GuardedRoute[] = [
+      { path: '/group/employee', permission: '/group/employee', area: 'group' },
+      { path: '/help', area: 'main' },
+      { path: '/red-info/modify', permission: '/red-info/modify', area: 'main', hidden: true },
+      { path: '/invoice/online', permission: '/invoice/online', area: 'main' },
+    ];
+    const only = (...urls: string[]) =>
+      buildAccess(
+        groupFirst,
+        urls.map((u) => entry(u)),
+      ).firstPath;
+    expect(only('/group/employee', '/red-info/modify')).toBeNull();
+    expect(only('/group/employee', '/red-info/modify', '/invoice/online')).toBe('/invoice/online');
+  });
+
+  it('answers every route by its path, and a path it does not know as public', () => {
+    const access = buildAccess(routes, [entry('/invoice/online', { is_auth: 0, is_gray: 1 })]);
+    expect(access.of('/invoice/online')).toMatchObject({ visible: true, disabled: true, vip: true });
+    expect(access.of('/invoice/batch')).toEqual({ visible: false, disabled: false, vip: false });
+    expect(access.of('/help')).toEqual({ visible: true, disabled: false, vip: false });
+    expect(access.of('/not/a/route')).toEqual({ visible: true, disabled: false, vip: false });
   });
 
   it('grants group auth only when a non-hidden group route is visible', () => {

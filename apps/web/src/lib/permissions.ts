@@ -30,9 +30,9 @@ export type Access = {
 const OPEN: RouteAccess = { visible: true, disabled: false, vip: false };
 const DENIED: RouteAccess = { visible: false, disabled: false, vip: false };
 
-/** A listed route stays unless is_auth and is_gray are both 0. */
-export function isEntryVisible(entry: MenuEntry | undefined): boolean {
-  return Boolean(entry) && !(entry?.is_auth === 0 && entry?.is_gray === 0);
+/** A listed route stays unless is_auth and is_gray are both 0 (an unlisted one is dropped by routeAccess). */
+export function isEntryVisible(entry: MenuEntry): boolean {
+  return !(entry.is_auth === 0 && entry.is_gray === 0);
 }
 
 /** Gray and not authorised (bookkeeping-expired or not) → shown with a prompt, page disabled. */
@@ -60,12 +60,11 @@ export function routeAccess(route: GuardedRoute, byUrl: ReadonlyMap<string, Menu
 export function buildAccess(routes: readonly GuardedRoute[], entries: readonly MenuEntry[]): Access {
   const byUrl = new Map(entries.map((e) => [e.url, e]));
   const byPath = new Map(routes.map((r) => [r.path, routeAccess(r, byUrl)]));
-  const usable = (r: GuardedRoute) => !r.hidden && byPath.get(r.path)?.visible === true;
-  const first = routes.find(
-    (r) => r.area === 'main' && r.permission && usable(r) && !byPath.get(r.path)?.disabled,
-  );
+  const of = (path: string) => byPath.get(path) ?? OPEN;
+  const usable = (r: GuardedRoute) => !r.hidden && of(r.path).visible;
+  const first = routes.find((r) => r.area === 'main' && r.permission && usable(r) && !of(r.path).disabled);
   return {
-    of: (path) => byPath.get(path) ?? OPEN,
+    of,
     groupAuth: routes.some((r) => r.area === 'group' && usable(r)),
     firstPath: first?.path ?? null,
   };
