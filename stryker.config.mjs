@@ -133,12 +133,12 @@ export const MODULES = {
     tests: [
       'src/features/invoice-issue/utils/*.test.ts',
       'src/lib/permissions.test.ts',
-      'src/features/red-info/components/invoice-red-actions.test.tsx',
+      'src/components/invoice-actions/invoice-red-actions.test.tsx',
     ],
     mutate: [
       'apps/web/src/features/invoice-issue/utils/validate.ts',
       'apps/web/src/lib/permissions.ts',
-      'apps/web/src/features/red-info/components/invoice-red-actions.tsx',
+      'apps/web/src/components/invoice-actions/invoice-red-actions.tsx',
     ],
   },
 };

@@ -1,6 +1,6 @@
-import { api } from '../../../lib/api.ts';
-import { buildUrl } from '../../../lib/build-url.ts';
-import { useSessionStore } from '../../../stores/session-store.ts';
+import { api } from '../lib/api.ts';
+import { buildUrl } from '../lib/build-url.ts';
+import { useSessionStore } from '../stores/session-store.ts';
 
 // Invoice documents (PDF / XML) and e-mail delivery. Downloads are plain links: the session cookie
 // authenticates them, so the browser saves the file under the server's file name.

@@ -1,6 +1,6 @@
 import type { TaxEquipment } from '@kaipiao/shared';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { api } from '../lib/api.ts';
 
 // GET /v3/client-store/get-tax-equipment (spec §7): the devices a store issues through, with their
 // invoice kinds, limits and quota.

@@ -1,6 +1,6 @@
 import type { MenuEntry } from '@kaipiao/shared';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { api } from '../lib/api.ts';
 
 /** GET /v3/authority/menu-list for the selected business (spec §4 route filtering). */
 export const menuListQuery = (clientId: number) =>

@@ -1,6 +1,6 @@
 import type { GoodsItem, TaxClassCode, TaxRateResult } from '@kaipiao/shared';
 import { queryOptions } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { api } from '../lib/api.ts';
 // Goods codes, classification codes and rates for the item lines (spec §7 projects, rates, types).
 export type ProjectPage = { list: GoodsItem[]; total: number };
 

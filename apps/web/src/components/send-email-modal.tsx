@@ -1,8 +1,8 @@
 import { PATTERNS } from '@kaipiao/shared';
 import { Form, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
-import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { sendInvoiceEmail } from '../api/documents.ts';
+import { toastSuccess } from '../lib/antd/feedback.ts';
 
 // 发送邮件: the PDF and XML to an address (POST /v3/invoice-detail/send-email).
 

@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Spin } from 'antd';
 import { createContext, type ReactNode, useContext, useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router';
-import { signOutLocally } from '../../lib/api.ts';
-import { type Access, buildAccess, type GuardedRoute } from '../../lib/permissions.ts';
-import { useSessionStore } from '../../stores/session-store.ts';
-import { menuListQuery } from './api.ts';
+import { menuListQuery } from '../api/menu.ts';
+import { useSessionStore } from '../stores/session-store.ts';
+import { signOutLocally } from './api.ts';
+import { type Access, buildAccess, type GuardedRoute } from './permissions.ts';
 
 const AccessContext = createContext<Access | null>(null);
 

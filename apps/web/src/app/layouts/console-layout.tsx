@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { AccessProvider } from '../../features/menu/access-context.tsx';
+import { AccessProvider } from '../../lib/access-context.tsx';
 import type { GuardedRoute } from '../../lib/permissions.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { CONSOLE_ROUTES } from '../route-config.tsx';

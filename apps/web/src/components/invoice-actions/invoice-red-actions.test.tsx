@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { AntdProvider } from '../../lib/antd/provider.tsx';
 import { InvoiceRedActions } from './invoice-red-actions.tsx';
 
 type Invoice = Parameters<typeof InvoiceRedActions>[0]['invoice'];

@@ -4,8 +4,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toastSuccess } from '../../../lib/antd/feedback.ts';
-import { voidInvoice } from '../api.ts';
+import { voidInvoice } from '../../api/invoice-actions.ts';
+import { toastSuccess } from '../../lib/antd/feedback.ts';
 
 /**
  * 作废 (domain.md §3.1) from the invoice detail: same-month paper invoices with a reason; any other

@@ -6,11 +6,9 @@ import type {
   InvoiceListRequest,
   InvoiceListResponse,
 } from '@kaipiao/shared/schemas/query';
-import type { StoreItem } from '@kaipiao/shared/schemas/session';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { downloadFile } from '../../lib/file-transfer.ts';
-import { useSessionStore } from '../../stores/session-store.ts';
 
 // Invoice library (issue 3 item 7): list, detail and exports.
 
@@ -34,17 +32,5 @@ export const listExports = (page: number, page_size: number) =>
 
 export const downloadExport = (record: Pick<ExportRecord, 'record_id' | 'file_name'>) =>
   downloadFile('/v3/invoice-export/download', { record_id: record.record_id }, record.file_name);
-
-/** The stores the user may pick in the all-stores view (store filter). */
-export const permittedStoresQuery = () => {
-  const clientId = useSessionStore.getState().business?.client_id ?? 0;
-  return queryOptions({
-    queryKey: ['permitted-stores', clientId],
-    queryFn: () =>
-      api.get<StoreItem[]>('/v3/user/store-list', { params: { client_id: clientId, sid: undefined } }),
-    staleTime: 60_000,
-    enabled: clientId > 0,
-  });
-};
 
 export type { InvoiceFilter };

@@ -1,6 +1,7 @@
 import { formatMoney } from '@kaipiao/shared/money/capital';
 import type { InvoiceFilter } from '@kaipiao/shared/schemas/query';
-import { beijingDateTime, beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
+
+export { beijingTime } from '../../lib/format.ts';
 
 /** What the search form holds (ProTable form values). */
 export type LibraryForm = {
@@ -45,11 +46,6 @@ export function toFilter(form: LibraryForm): InvoiceFilter {
 }
 
 /** Beijing-time 'YYYY-MM-DD HH:mm' (or with seconds) of an ISO instant ('—' when missing). */
-export function beijingTime(iso: string | null | undefined, withSeconds = false): string {
-  if (!iso) return '—';
-  return withSeconds ? beijingDateTime(iso) : beijingDateTimeMinutes(iso);
-}
-
 /** '1,234.50' with a sign (the shared money formatter). */
 export const money2 = (v: string): string => formatMoney(v);
 

@@ -4,12 +4,11 @@ import type {
   RedForm,
   RedListRequest,
   RedListResponse,
-  VoidRequest,
 } from '@kaipiao/shared/schemas/red-info';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 
-// Red-letter forms (/v3/red-info/*) and voiding (/v3/invoice-detail/void), domain.md §3.
+// Red-letter forms (/v3/red-info/*), domain.md §3; voiding is api/invoice-actions.ts.
 
 export const listRedForms = (body: RedListRequest) => api.post<RedListResponse>('/v3/red-info/list', body);
 
@@ -33,9 +32,6 @@ export const applyRed = (body: RedApplyRequest) => api.post<RedForm>('/v3/red-in
 export type RedAction = 'confirm' | 'reject' | 'revoke' | 'issue';
 export const redAction = (action: RedAction, formId: number) =>
   api.post<RedForm>(`/v3/red-info/${action}`, { form_id: formId });
-
-export const voidInvoice = (body: VoidRequest) =>
-  api.post<{ invoice_id: number; status: string }>('/v3/invoice-detail/void', body);
 
 type BlueCandidate = {
   invoice_id: number;

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { MOBILE_HOME_PATH } from '../../../features/auth/utils/login-routing.ts';
-import { useAccess } from '../../../features/menu/access-context.tsx';
+import { useAccess } from '../../../lib/access-context.tsx';
 import { isMobileUserAgent } from '../../../lib/device.ts';
 
 /** spec §2: / goes to the first permitted menu entry, or /403 when none is permitted. */

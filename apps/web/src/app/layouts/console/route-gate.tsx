@@ -1,7 +1,7 @@
 import { Alert } from 'antd';
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { useAccess } from '../../../features/menu/access-context.tsx';
+import { useAccess } from '../../../lib/access-context.tsx';
 import type { AppRoute } from '../../route-config.tsx';
 import styles from './console.module.css';
 

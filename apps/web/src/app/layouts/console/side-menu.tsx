@@ -2,7 +2,7 @@ import { PLATFORM_WXWORK } from '@kaipiao/shared/constants/menu';
 import { Menu, type MenuProps, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useAccess } from '../../../features/menu/access-context.tsx';
+import { useAccess } from '../../../lib/access-context.tsx';
 import { useLayoutStore } from '../../../stores/layout-store.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { type AppRoute, CONSOLE_ROUTES, MAIN_MENU } from '../../route-config.tsx';

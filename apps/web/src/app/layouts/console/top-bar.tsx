@@ -3,7 +3,7 @@ import { PLATFORM_WXWORK, SOURCE_PARTNER_22 } from '@kaipiao/shared/constants/me
 import { Button, Layout, Space } from 'antd';
 import { Link } from 'react-router';
 import { openDialog } from '../../../components/dialog-host/index.ts';
-import { useAccess } from '../../../features/menu/access-context.tsx';
+import { useAccess } from '../../../lib/access-context.tsx';
 import { useLayoutStore } from '../../../stores/layout-store.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { GROUP_HOME } from '../../route-config.tsx';

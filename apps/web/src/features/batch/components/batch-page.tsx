@@ -6,6 +6,7 @@ import { Alert, Button, Card, Progress, Skeleton, Space, Steps, Table, Typograph
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
+import { beijingTime, money } from '../../../lib/format.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import {
   type BatchAction,
@@ -16,7 +17,7 @@ import {
   progressQuery,
 } from '../api/batch.ts';
 import { DryRunPanel } from './dry-run-panel.tsx';
-import { BatchStatusTag, beijingTime, money } from './labels.tsx';
+import { BatchStatusTag } from './labels.tsx';
 import { ProgressPanel } from './progress-panel.tsx';
 import { UploadPanel } from './upload-panel.tsx';
 
@@ -156,7 +157,12 @@ export function BatchPage() {
           rowClassName={(r) => (r.batch_id === current ? 'ant-table-row-selected' : '')}
           columns={[
             { title: '批次', dataIndex: 'batch_id', width: 70, render: (v: number) => `#${v}` },
-            { title: '上传时间', dataIndex: 'created_at', width: 170, render: (v: string) => beijingTime(v) },
+            {
+              title: '上传时间',
+              dataIndex: 'created_at',
+              width: 170,
+              render: (v: string) => beijingTime(v, true),
+            },
             { title: '文件', dataIndex: 'file_name', ellipsis: true },
             { title: '门店', dataIndex: 'store_name', width: 120, ellipsis: true },
             { title: '上传人', dataIndex: 'created_by_name', width: 100, ellipsis: true },

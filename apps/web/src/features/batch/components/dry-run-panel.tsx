@@ -1,7 +1,7 @@
 import type { BatchDryRun } from '@kaipiao/shared/schemas/batch';
 import { Alert, Button, Descriptions, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useNavigate } from 'react-router';
-import { money } from './labels.tsx';
+import { money } from '../../../lib/format.ts';
 
 const REASON = { amount: '超过单张限额', lines: '超过行数上限' } as const;
 

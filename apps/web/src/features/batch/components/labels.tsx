@@ -4,7 +4,6 @@ import {
   type BatchRowStatus,
   type BatchStatus,
 } from '@kaipiao/shared/schemas/batch';
-import { beijingDateTime } from '@kaipiao/shared/time/beijing';
 import { Tag } from 'antd';
 
 const BATCH_COLOR: Record<BatchStatus, string> = {
@@ -33,14 +32,3 @@ export function RowStatusTag({ status }: { status: BatchRowStatus }) {
 }
 
 /** "2026-03-01 10:20:30" in Beijing time. */
-export function beijingTime(iso: string | null | undefined): string {
-  return iso ? beijingDateTime(iso) : '';
-}
-
-/** "1,234.50" */
-export function money(v: string | number): string {
-  const n = Number(v);
-  return Number.isFinite(n)
-    ? n.toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-    : String(v);
-}

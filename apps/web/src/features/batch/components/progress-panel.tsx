@@ -23,8 +23,9 @@ import {
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { alertError } from '../../../lib/antd/feedback.ts';
+import { beijingTime, money } from '../../../lib/format.ts';
 import { type BatchAction, downloadResult, rowsQuery } from '../api/batch.ts';
-import { BatchStatusTag, beijingTime, money, RowStatusTag } from './labels.tsx';
+import { BatchStatusTag, RowStatusTag } from './labels.tsx';
 
 type Props = {
   progress: BatchProgress;
@@ -75,7 +76,7 @@ export function ProgressPanel({ progress: p, busy, onAction }: Props) {
         <BatchStatusTag status={p.status} failed={p.failed} />
         <Typography.Text type="secondary">
           {p.file_name} · {p.device_name} · {p.store_name} · {p.created_by_name} 上传于{' '}
-          {beijingTime(p.created_at)}
+          {beijingTime(p.created_at, true)}
         </Typography.Text>
       </Space>
       {p.notice && (

@@ -18,9 +18,9 @@ import {
   Upload,
 } from 'antd';
 import { useEffect, useState } from 'react';
+import { taxEquipmentQuery } from '../../../api/equipment.ts';
 import { alertError } from '../../../lib/antd/feedback.ts';
 import { isApiError } from '../../../lib/api-error.ts';
-import { taxEquipmentQuery } from '../../invoice-issue/api/equipment.ts';
 import { downloadTemplate, uploadBatch } from '../api/batch.ts';
 
 const MAX_MB = 30;

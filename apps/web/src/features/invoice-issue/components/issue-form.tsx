@@ -2,7 +2,7 @@ import { formatMoney } from '@kaipiao/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Popconfirm, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { projectsQuery, taxRatesQuery } from '../api/projects.ts';
+import { projectsQuery, taxRatesQuery } from '../../../api/projects.ts';
 import { specificBusinessQuery } from '../api/specific-business.ts';
 import { useAutoDevice, useDevices } from '../hooks/use-devices.ts';
 import { type IssueFormOptions, useIssueForm } from '../hooks/use-issue-form.ts';

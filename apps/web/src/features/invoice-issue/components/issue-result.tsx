@@ -4,8 +4,8 @@ import { beijingDateTime } from '@kaipiao/shared/time/beijing';
 import { Alert, Result as AntResult, Button, Card, Descriptions, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { downloadUrl } from '../api/documents.ts';
-import { SendEmailModal } from './send-email-modal.tsx';
+import { downloadUrl } from '../../../api/documents.ts';
+import { SendEmailModal } from '../../../components/send-email-modal.tsx';
 
 // After issuing: number, kind, amount and time, the documents, e-mail, and the way on.
 

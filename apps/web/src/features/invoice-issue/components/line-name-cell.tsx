@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { AutoComplete, Button, Popover, Select, Space, Tag, Typography } from 'antd';
 import { type Dispatch, useState } from 'react';
-import { projectsQuery, taxClassSearchQuery } from '../api/projects.ts';
+import { projectsQuery, taxClassSearchQuery } from '../../../api/projects.ts';
 import { useDebounced } from '../hooks/use-debounced.ts';
 import type { DraftAction } from '../utils/draft.ts';
 import type { DraftLine } from '../utils/types.ts';

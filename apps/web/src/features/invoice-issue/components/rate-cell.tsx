@@ -9,7 +9,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { type Dispatch, useEffect } from 'react';
-import { taxRatesQuery } from '../api/projects.ts';
+import { taxRatesQuery } from '../../../api/projects.ts';
 import type { DraftAction } from '../utils/draft.ts';
 import type { DraftLine, ZeroRateFlag } from '../utils/types.ts';
 import { CellError, useFirstError } from './field.tsx';

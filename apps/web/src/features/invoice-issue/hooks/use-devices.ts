@@ -1,7 +1,7 @@
 import { dec, type InvoiceType, SPECIAL_INVOICE_TYPES, type TaxEquipment } from '@kaipiao/shared';
 import { useQuery } from '@tanstack/react-query';
 import { type Dispatch, useCallback, useEffect, useMemo } from 'react';
-import { taxEquipmentQuery } from '../api/equipment.ts';
+import { taxEquipmentQuery } from '../../../api/equipment.ts';
 import type { DraftAction } from '../utils/draft.ts';
 import type { Draft } from '../utils/types.ts';
 import type { Limits } from '../utils/validate.ts';

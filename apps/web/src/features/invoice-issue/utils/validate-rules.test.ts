@@ -27,6 +27,18 @@ describe('validateDraft: a line says what it lacks, next to the cell', () => {
       '请选择商品编码（税收分类编码）',
     ],
     [
+      'a tax class code with a letter before 19 digits',
+      { tax_class_code: 'A3040201010000000000' },
+      'goods_info.0.tax_class_code',
+      '请选择商品编码（税收分类编码）',
+    ],
+    [
+      'a tax class code with a letter after 19 digits',
+      { tax_class_code: '3040201010000000000A' },
+      'goods_info.0.tax_class_code',
+      '请选择商品编码（税收分类编码）',
+    ],
+    [
       'no short name (no code chosen)',
       { short_name: ' ' },
       'goods_info.0.tax_class_code',
@@ -62,6 +74,17 @@ describe('validateDraft: a line says what it lacks, next to the cell', () => {
     expect(errors[field]).toBe(message);
   });
 
+  it('a discount line whose discount is not given yet asks nothing of its quantity, price or amount', () => {
+    const discount = line({
+      line_kind: 1,
+      quantity: '',
+      price: '',
+      discount: { mode: 'amount', value: '' },
+    });
+    const { errors } = check(draftOf({ lines: [line({ line_kind: 2 }), discount] }));
+    expect(Object.keys(errors).filter((k) => k.startsWith('goods_info.1.'))).toEqual([]);
+  });
+
   it('a complete amount line passes with no quantity or price', () => {
     const { errors } = check(
       draftOf({ lines: [line({ driver: 'amount', quantity: '', price: '', amount: '106' })] }),
@@ -87,6 +110,19 @@ describe('validateDraft: the buyer', () => {
     ['a personal name of one character', { title_type: 1, name: '王' }, 'buyer.name', '个人名称须多于1个字'],
     ['a personal name of two characters', { title_type: 1, name: '王五' }, 'buyer.name', undefined],
     ['a company name of one character', { title_type: 2, name: '王' }, 'buyer.name', undefined],
+    ['an e-mail of blanks only', { email: '   ' }, 'buyer.email', undefined],
+    ['a good e-mail with blanks around', { email: ' finance@example.com ' }, 'buyer.email', undefined],
+    ['a mobile of blanks only', { mobile: '  ' }, 'buyer.mobile', undefined],
+    ['a good mobile with blanks around', { mobile: ' 13900000011 ' }, 'buyer.mobile', undefined],
+    ['a phone of blanks only', { phone: '  ' }, 'buyer.phone', undefined],
+    ['a landline with blanks around', { phone: ' 0571-88886666 ' }, 'buyer.phone', undefined],
+    ['a bank account of blanks only', { bank_account: '  ' }, 'buyer.bank_account', undefined],
+    [
+      'a bank account with blanks around',
+      { bank_account: ' 6222000011112222 ' },
+      'buyer.bank_account',
+      undefined,
+    ],
     ['a bad e-mail', { email: 'finance@' }, 'buyer.email', '邮箱格式不正确'],
     ['a good e-mail', { email: 'finance@example.com' }, 'buyer.email', undefined],
     ['a bad mobile', { mobile: '2390000000' }, 'buyer.mobile', '手机号格式不正确'],
@@ -120,6 +156,27 @@ describe('validateDraft: the buyer', () => {
     expect(fine.warnings['buyer.name']).toBeUndefined();
     const fiveChars = check(buyer({ name: '杭州某公司' }));
     expect(fiveChars.warnings['buyer.name']).toBeUndefined();
+    expect(check(buyer({ name: '杭州某司' })).warnings['buyer.name']).toBe('名称较短，是否开票给自然人？');
+  });
+
+  it('checks the USCC check character only on 18-character codes', () => {
+    for (const taxCode of ['330106123456789', '33010612345678901234']) {
+      const { errors, warnings } = check(buyer({ tax_code: taxCode }));
+      expect(errors['buyer.tax_code']).toBeUndefined();
+      expect(warnings).toEqual({});
+    }
+  });
+
+  it('a company without a name gets the schema error only, no short-name warning', () => {
+    const { errors, warnings } = check(buyer({ name: '  ' }));
+    expect(errors['buyer.name']).toBe('请输入购买方名称');
+    expect(warnings).toEqual({});
+  });
+
+  it('with no seller tax code known, an empty buyer tax code is no clash', () => {
+    const d = draftOf();
+    const { errors } = validateDraft(d, buildRequest(d, 'WEBserial0001', SELLER));
+    expect(errors).toEqual({});
   });
 
   it('a 专票 needs the tax code; the seller as buyer is refused whatever else is wrong', () => {
@@ -142,6 +199,7 @@ describe('validateDraft: the hotel stay and the device', () => {
     ['2026-11-01', '2026-11-01', undefined],
     ['2026-11-01', '2026-11-03', undefined],
     ['', '2026-11-01', undefined],
+    ['2026-11-01', '', undefined],
   ])('check-in %s, check-out %s', (inDay, outDay, message) => {
     expect(check(hotel(inDay, outDay)).errors['hotel_stay.check_out']).toBe(message);
   });

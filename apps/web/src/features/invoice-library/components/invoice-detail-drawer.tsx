@@ -16,9 +16,9 @@ import {
   Typography,
 } from 'antd';
 import { useState } from 'react';
-import { downloadUrl } from '../../invoice-issue/api/documents.ts';
-import { SendEmailModal } from '../../invoice-issue/components/send-email-modal.tsx';
-import { InvoiceRedActions } from '../../red-info/components/invoice-red-actions.tsx';
+import { downloadUrl } from '../../../api/documents.ts';
+import { InvoiceRedActions } from '../../../components/invoice-actions/invoice-red-actions.tsx';
+import { SendEmailModal } from '../../../components/send-email-modal.tsx';
 import { invoiceDetailQuery } from '../api.ts';
 import { beijingTime, fileSize, money2 } from '../utils.ts';
 import { DirectionTag, StatusTag } from './status-tag.tsx';

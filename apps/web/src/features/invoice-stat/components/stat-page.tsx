@@ -21,8 +21,8 @@ import {
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
+import { permittedStoresQuery } from '../../../api/stores.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
-import { permittedStoresQuery } from '../../invoice-library/api.ts';
 import { statSummaryQuery } from '../api.ts';
 import { Chart, type ChartOption } from './echarts.tsx';
 

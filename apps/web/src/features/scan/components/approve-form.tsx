@@ -3,7 +3,7 @@ import { Alert, Button, DatePicker, Descriptions, Input, Modal, Space, Tag, Typo
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
-import { beijingTime, money } from '../../batch/components/labels.tsx';
+import { beijingTime, money } from '../../../lib/format.ts';
 import { approve, reject } from '../api/scan.ts';
 import { type ItemRow, ItemsEditor, itemsOf, newRow, rowsOf } from './items-editor.tsx';
 
@@ -159,7 +159,7 @@ export function ApproveForm({
         <Descriptions.Item label="接收邮箱">{request.email || '—'}</Descriptions.Item>
         <Descriptions.Item label="接收手机">{request.mobile || '—'}</Descriptions.Item>
         <Descriptions.Item label="开票点">{request.point_name}</Descriptions.Item>
-        <Descriptions.Item label="提交时间">{beijingTime(request.created_at)}</Descriptions.Item>
+        <Descriptions.Item label="提交时间">{beijingTime(request.created_at, true)}</Descriptions.Item>
         {request.order_no ? <Descriptions.Item label="订单号">{request.order_no}</Descriptions.Item> : null}
         {request.amount ? (
           <Descriptions.Item label={request.code_kind === 'order' ? '订单金额' : '顾客填写金额'}>

@@ -5,8 +5,8 @@ import { Button, Card, Drawer, Input, Modal, Segmented, Skeleton, Space, Table, 
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { beijingTime, money } from '../../../lib/format.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
-import { beijingTime, money } from '../../batch/components/labels.tsx';
 import { auditQuery, bulkApprove, requestQuery } from '../api/scan.ts';
 import { ApproveForm, askReject, RequestStatusTag } from './approve-form.tsx';
 import { SwitchStoreNotice } from './qrcode-page.tsx';
@@ -144,8 +144,8 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             width: 100,
             render: (v: string) => (
               <Space direction="vertical" size={0}>
-                <span>{beijingTime(v).slice(0, 10)}</span>
-                <Typography.Text type="secondary">{beijingTime(v).slice(11)}</Typography.Text>
+                <span>{beijingTime(v, true).slice(0, 10)}</span>
+                <Typography.Text type="secondary">{beijingTime(v, true).slice(11)}</Typography.Text>
               </Space>
             ),
           },

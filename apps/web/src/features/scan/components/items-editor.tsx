@@ -4,7 +4,7 @@ import type { ScanItem } from '@kaipiao/shared/schemas/scan';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { projectsQuery } from '../../invoice-issue/api/projects.ts';
+import { projectsQuery } from '../../../api/projects.ts';
 
 /** One editable row: the goods code it came from and the amounts the clerk states. */
 export type ItemRow = { key: string; item: Partial<ScanItem> };

@@ -18,7 +18,7 @@ import {
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
-import { beijingTime, money } from '../../batch/components/labels.tsx';
+import { beijingTime, money } from '../../../lib/format.ts';
 import { codesQuery, createOrder, disableCode } from '../api/scan.ts';
 import { type ItemRow, ItemsEditor, itemsOf, rowsOf } from './items-editor.tsx';
 import { QrCard } from './qr-card.tsx';
@@ -131,7 +131,12 @@ export function OrderCodes({
         }}
         columns={[
           { title: '订单号', dataIndex: 'order_no', width: 180 },
-          { title: '生成时间', dataIndex: 'created_at', width: 160, render: (v: string) => beijingTime(v) },
+          {
+            title: '生成时间',
+            dataIndex: 'created_at',
+            width: 160,
+            render: (v: string) => beijingTime(v, true),
+          },
           {
             title: '开票项目',
             render: (_, r) => (r.items ?? []).map((it) => it.name).join('、'),
@@ -162,7 +167,7 @@ export function OrderCodes({
               const expired = v !== null && new Date(v).getTime() < Date.now();
               return (
                 <Typography.Text type={expired ? 'secondary' : undefined}>
-                  {beijingTime(v)}
+                  {beijingTime(v, true)}
                   {expired ? '（已过期）' : ''}
                 </Typography.Text>
               );
@@ -280,7 +285,7 @@ export function OrderCodes({
           <Space direction="vertical" align="center" style={{ width: '100%' }}>
             <QrCard code={shown} sellerName={sellerName} />
             <Typography.Text>开票金额：{money(shown.amount ?? '0')} 元</Typography.Text>
-            <Typography.Text type="secondary">有效期至 {beijingTime(shown.expires_at)}</Typography.Text>
+            <Typography.Text type="secondary">有效期至 {beijingTime(shown.expires_at, true)}</Typography.Text>
           </Space>
         )}
       </Modal>

@@ -22,9 +22,9 @@ import {
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { taxEquipmentQuery } from '../../../api/equipment.ts';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
-import { taxEquipmentQuery } from '../../invoice-issue/api/equipment.ts';
 import { codesQuery, createCounter, disableCode, saveSettings, settingsQuery } from '../api/scan.ts';
 import { OrderCodes } from './order-codes.tsx';
 import { QrCard } from './qr-card.tsx';

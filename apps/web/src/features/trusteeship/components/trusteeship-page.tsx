@@ -89,7 +89,8 @@ export function TrusteeshipPage() {
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {d.location}
               <br />
-              {d.handed_over_by || '—'} 于 {d.handed_over_at ? beijingDateTimeMinutes(d.handed_over_at) : '—'} 托管
+              {d.handed_over_by || '—'} 于 {d.handed_over_at ? beijingDateTimeMinutes(d.handed_over_at) : '—'}{' '}
+              托管
             </Typography.Text>
           )}
           {d.status === 'revoked' && d.revoked_at && (
