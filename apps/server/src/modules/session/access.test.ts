@@ -132,6 +132,19 @@ describe('the session token', () => {
     expect(await menu(token, `client_id=${software}&sid=-1`)).toEqual(UNAUTHORIZED);
   });
 
+  it('answers 401 at exactly its expiry time while the process still has it cached', async () => {
+    const token = await login(t.app, DEMO.clerk.account);
+    const [row] = await t.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(token)));
+    const end = row!.expiresAt.getTime();
+    clockAt(end - 1000);
+    expect((await info(token)).code).toBe(0); // cached now, for 10 s
+    vi.setSystemTime(end);
+    expect(await info(token)).toEqual(UNAUTHORIZED);
+  });
+
   it('reads the session row: a row whose expiry is moved back ends the session once the cache has passed', async () => {
     const token = await login(t.app, DEMO.clerk.account);
     expect((await info(token)).code).toBe(0);
