@@ -82,7 +82,7 @@ function buyerChecks(draft: Draft, sellerTaxCode: string, v: Validation) {
   } else if (taxCode.length === 18 && !isValidUscc(taxCode)) {
     v.warnings['buyer.tax_code'] = '统一社会信用代码校验位不符，请核对';
   }
-  if (taxCode && sellerTaxCode && taxCode === sellerTaxCode) {
+  if (taxCode && taxCode === sellerTaxCode) {
     v.errors['buyer.tax_code'] = '购买方与销售方不能为同一纳税人';
   }
   const name = b.name.trim();
@@ -90,7 +90,7 @@ function buyerChecks(draft: Draft, sellerTaxCode: string, v: Validation) {
   if (b.title_type === 2 && name && name.length <= 4) {
     v.warnings['buyer.name'] = '名称较短，是否开票给自然人？';
   }
-  if (b.email && !PATTERNS.email.test(b.email.trim())) v.errors['buyer.email'] = '邮箱格式不正确';
+  if (b.email.trim() && !PATTERNS.email.test(b.email.trim())) v.errors['buyer.email'] = '邮箱格式不正确';
   if (b.mobile.trim() && !PATTERNS.mobile.test(b.mobile.trim()))
     v.errors['buyer.mobile'] = '手机号格式不正确';
   const phone = b.phone.trim();
