@@ -46,6 +46,12 @@ describe('validateDraft: a line says what it lacks, next to the cell', () => {
     ],
     ['a complete code and short name', {}, 'goods_info.0.tax_class_code', undefined],
     ['no tax rate', { tax_rate: '' }, 'goods_info.0.tax_rate', '请选择税率'],
+    [
+      'a quantity of blanks with a price',
+      { quantity: '  ', price: '106' },
+      'goods_info.0.quantity',
+      '有单价时须填写数量',
+    ],
     ['a quantity that is no number', { quantity: '两个' }, 'goods_info.0.quantity', '请输入数字'],
     ['a quantity of 0', { quantity: '0' }, 'goods_info.0.quantity', '数量须大于0'],
     ['a price that is no number', { price: 'abc' }, 'goods_info.0.price', '请输入数字'],
@@ -85,6 +91,29 @@ describe('validateDraft: a line says what it lacks, next to the cell', () => {
     expect(Object.keys(errors).filter((k) => k.startsWith('goods_info.1.'))).toEqual([]);
   });
 
+  it('a complete discount pair passes (the discount line has no quantity or price of its own)', () => {
+    const discount = line({
+      line_kind: 1,
+      quantity: '',
+      price: '',
+      discount: { mode: 'amount', value: '6' },
+    });
+    expect(check(draftOf({ lines: [line({ line_kind: 2 }), discount] })).errors).toEqual({});
+  });
+
+  it('an amount line whose quantity is no number names the quantity only', () => {
+    const d = draftOf({ lines: [line({ driver: 'amount', quantity: '两个', price: '', amount: '106' })] });
+    expect(check(d).errors).toEqual({ 'goods_info.0.quantity': '请输入数字' });
+  });
+
+  it('a complete line with a negative quantity is refused by its amounts, not again by its quantity', () => {
+    const { errors } = check(draftOf({ lines: [line({ quantity: '-1' }), line({ quantity: '3' })] }));
+    expect(errors).toEqual({
+      'goods_info.0.amount': '第1行金额须大于0',
+      'goods_info.0.tax_amount': '第1行税额不能为负数',
+    });
+  });
+
   it('a complete amount line passes with no quantity or price', () => {
     const { errors } = check(
       draftOf({ lines: [line({ driver: 'amount', quantity: '', price: '', amount: '106' })] }),
@@ -109,6 +138,12 @@ describe('validateDraft: the buyer', () => {
     ],
     ['a personal name of one character', { title_type: 1, name: '王' }, 'buyer.name', '个人名称须多于1个字'],
     ['a personal name of two characters', { title_type: 1, name: '王五' }, 'buyer.name', undefined],
+    [
+      'a personal name of one character with blanks around',
+      { title_type: 1, name: ' 王 ' },
+      'buyer.name',
+      '个人名称须多于1个字',
+    ],
     ['a company name of one character', { title_type: 2, name: '王' }, 'buyer.name', undefined],
     ['an e-mail of blanks only', { email: '   ' }, 'buyer.email', undefined],
     ['a good e-mail with blanks around', { email: ' finance@example.com ' }, 'buyer.email', undefined],
@@ -173,10 +208,11 @@ describe('validateDraft: the buyer', () => {
     expect(warnings).toEqual({});
   });
 
-  it('with no seller tax code known, an empty buyer tax code is no clash', () => {
+  it('with no seller tax code known (or not loaded yet), an empty buyer tax code is no clash', () => {
     const d = draftOf();
-    const { errors } = validateDraft(d, buildRequest(d, 'WEBserial0001', SELLER));
-    expect(errors).toEqual({});
+    for (const opts of [{}, { sellerTaxCode: '' }]) {
+      expect(validateDraft(d, buildRequest(d, 'WEBserial0001', SELLER), opts).errors).toEqual({});
+    }
   });
 
   it('a 专票 needs the tax code; the seller as buyer is refused whatever else is wrong', () => {
