@@ -111,6 +111,14 @@ export async function settle(page: Page) {
   await expect(dialog).toBeHidden();
 }
 
+/** The admin's previous SMS may still be in its 60 s resend wait (another spec logged in): wait it out. */
+export async function waitForSmsResend(request: APIRequestContext, mobile: string) {
+  const res = await request.get(`/v3/dev/outbox?to=${encodeURIComponent(mobile)}`);
+  const last = ((await res.json()) as { data: { time: string }[] }).data[0];
+  const wait = last ? 61_000 - (Date.now() - new Date(last.time).getTime()) : 0;
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+}
+
 /** The two-factor dialog (spec §2): picture code, mobile, SMS code read from the sandbox outbox. */
 export async function completePhoneVerification(page: Page, mobile: string) {
   const dialog = page.getByRole('dialog', { name: '手机号验证' });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
   ADMIN,
   completePhoneVerification,
@@ -11,15 +11,8 @@ import {
   settle,
   submitLogin,
   test,
+  waitForSmsResend,
 } from '../fixtures.ts';
-
-/** The admin's previous SMS may still be in its 60 s resend wait (another spec logged in). */
-async function waitForSmsResend(request: APIRequestContext, mobile: string) {
-  const res = await request.get(`/v3/dev/outbox?to=${encodeURIComponent(mobile)}`);
-  const last = ((await res.json()) as { data: { time: string }[] }).data[0];
-  const wait = last ? 61_000 - (Date.now() - new Date(last.time).getTime()) : 0;
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-}
 
 /** Picks an option of the open antd dropdown. */
 const pick = async (page: Page, form: Locator, label: string, text: string | RegExp) => {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   ADMIN,
   CLERK,
@@ -15,23 +15,13 @@ import {
   settle,
   submitLogin,
   test,
+  waitForSmsResend,
 } from '../fixtures.ts';
 
 /** A seeded buyer title and goods codes of the demo software business (apps/server/src/db/seed/catalog.ts). */
 const BUYER = '杭州数澜网络科技有限公司';
 const MAINTENANCE = '*信息技术服务*软件维护服务'; // 20000 incl. tax, 6%
 const CONSULTING = '*研发和技术服务*技术咨询服务'; // 5000 incl. tax, 6%
-
-/**
- * The server allows one SMS per mobile every 60 s (spec §9): when another spec has just sent the
- * administrator a code, wait out the rest of that minute.
- */
-async function waitForSmsResend(request: APIRequestContext, mobile: string) {
-  const res = await request.get(`/v3/dev/outbox?to=${encodeURIComponent(mobile)}`);
-  const last = ((await res.json()) as { data: { time: string }[] }).data[0];
-  const wait = last ? 61_000 - (Date.now() - new Date(last.time).getTime()) : 0;
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-}
 
 /** An option of the dropdown that is open (closed ones stay in the page, hidden). */
 const option = (page: Page, text: string) => page.getByText(text, { exact: true }).filter({ visible: true });

@@ -1,12 +1,13 @@
 import type { GoodsItem, TaxClassCode, TaxRateResult } from '@kaipiao/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../lib/api.ts';
+import { scopedKey } from '../lib/query-scope.ts';
 // Goods codes, classification codes and rates for the item lines (spec §7 projects, rates, types).
 export type ProjectPage = { list: GoodsItem[]; total: number };
 
 export const projectsQuery = (keyword: string) =>
   queryOptions({
-    queryKey: ['invoice-issue', 'projects', keyword],
+    queryKey: scopedKey('invoice-issue', 'projects', keyword),
     queryFn: () =>
       api.get<ProjectPage>('/v3/client-project/get-projects', {
         params: { keyword, page: 1, page_size: 20 },
@@ -16,7 +17,7 @@ export const projectsQuery = (keyword: string) =>
 
 export const defaultProjectQuery = () =>
   queryOptions({
-    queryKey: ['invoice-issue', 'default-project'],
+    queryKey: scopedKey('invoice-issue', 'default-project'),
     queryFn: () => api.get<GoodsItem | null>('/v3/client-project/default-project', { showError: false }),
     staleTime: 60_000,
   });
@@ -24,7 +25,7 @@ export const defaultProjectQuery = () =>
 /** The rates a goods code admits for this business (POST /v3/client-project/tax-rate). */
 export const taxRatesQuery = (taxClassCode: string) =>
   queryOptions({
-    queryKey: ['invoice-issue', 'tax-rate', taxClassCode],
+    queryKey: scopedKey('invoice-issue', 'tax-rate', taxClassCode),
     queryFn: () =>
       api.post<TaxRateResult>(
         '/v3/client-project/tax-rate',
@@ -39,7 +40,7 @@ export const taxRatesQuery = (taxClassCode: string) =>
 /** 税收分类编码 by name, keyword or code prefix (GET /v3/tax-class-code/search). */
 export const taxClassSearchQuery = (keyword: string) =>
   queryOptions({
-    queryKey: ['invoice-issue', 'tax-class', keyword],
+    queryKey: scopedKey('invoice-issue', 'tax-class', keyword),
     queryFn: () =>
       api.get<TaxClassCode[]>('/v3/tax-class-code/search', {
         params: { keyword, limit: 20 },

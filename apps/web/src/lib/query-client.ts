@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { useSessionStore } from '../stores/session-store.ts';
+import { partitionByScope } from './query-scope.ts';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -13,3 +14,5 @@ export const queryClient = new QueryClient({
 useSessionStore.subscribe((state, prev) => {
   if (prev.signedIn && !state.signedIn) queryClient.clear();
 });
+// Switching business or store drops every answer of the previous one (lib/query-scope.ts).
+partitionByScope(queryClient);

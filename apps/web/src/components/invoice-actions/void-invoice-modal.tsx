@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { voidInvoice } from '../../api/invoice-actions.ts';
 import { toastSuccess } from '../../lib/antd/feedback.ts';
+import { scopedKey } from '../../lib/query-scope.ts';
 
 /**
  * 作废 (domain.md §3.1) from the invoice detail: same-month paper invoices with a reason; any other
@@ -56,7 +57,7 @@ export function VoidInvoiceModal({
                 try {
                   await voidInvoice({ invoice_id: invoice.invoice_id, reason: reason.trim() });
                   toastSuccess('发票已作废');
-                  void client.invalidateQueries({ queryKey: ['invoice-detail'] });
+                  void client.invalidateQueries({ queryKey: scopedKey('invoice-detail') });
                   onClose();
                 } catch {
                   // the API client showed the reason

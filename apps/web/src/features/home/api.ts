@@ -1,11 +1,12 @@
 import type { HomeOverview } from '@kaipiao/shared/schemas/query';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
+import { scopedKey } from '../../lib/query-scope.ts';
 
 // Home (/home/index): figures, the small-scale tax notice and the tax-rate-change tip.
 export const homeOverviewQuery = (clientId: number, sid: number) =>
   queryOptions({
-    queryKey: ['home-overview', clientId, sid],
+    queryKey: scopedKey('home-overview', clientId, sid),
     queryFn: () => api.get<HomeOverview>('/v3/home/invoice-overview', { showError: false }),
     enabled: clientId > 0,
     staleTime: 30_000,

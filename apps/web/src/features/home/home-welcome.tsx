@@ -18,6 +18,7 @@ import { Link } from 'react-router';
 import { openDialog, useDialogStore } from '../../components/dialog-host/index.ts';
 import { useAccess } from '../../lib/access-context.tsx';
 import { toastSuccess } from '../../lib/antd/feedback.ts';
+import { scopedKey } from '../../lib/query-scope.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { closeTaxRateTip, homeOverviewQuery } from './api.ts';
 import { FinanceBanner } from './finance-banner.tsx';
@@ -96,7 +97,7 @@ export function HomeWelcome() {
         quarterSales: d.small_scale.quarter_sales,
         monthThreshold: d.small_scale.month_threshold,
         quarterThreshold: d.small_scale.quarter_threshold,
-        onAnswered: () => void queryClient.invalidateQueries({ queryKey: ['home-overview'] }),
+        onAnswered: () => void queryClient.invalidateQueries({ queryKey: scopedKey('home-overview') }),
       });
     }, 600);
     return () => clearTimeout(timer);
@@ -106,7 +107,7 @@ export function HomeWelcome() {
     try {
       await closeTaxRateTip();
       toastSuccess('已关闭该提示');
-      await queryClient.invalidateQueries({ queryKey: ['home-overview'] });
+      await queryClient.invalidateQueries({ queryKey: scopedKey('home-overview') });
     } catch {
       // shown by the API client
     }

@@ -9,6 +9,7 @@ import type {
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { downloadFile } from '../../lib/file-transfer.ts';
+import { scopedKey } from '../../lib/query-scope.ts';
 
 // Invoice library (issue 3 item 7): list, detail and exports.
 
@@ -17,7 +18,7 @@ export const listInvoices = (body: InvoiceListRequest) =>
 
 export const invoiceDetailQuery = (invoiceId: number | null) =>
   queryOptions({
-    queryKey: ['invoice-detail', invoiceId],
+    queryKey: scopedKey('invoice-detail', invoiceId),
     queryFn: () =>
       api.post<InvoiceDetail>('/v3/invoice-detail/get-invoice-detail', { invoice_id: invoiceId }),
     enabled: invoiceId !== null,

@@ -7,6 +7,7 @@ import type {
 } from '@kaipiao/shared/schemas/red-info';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
+import { scopedKey } from '../../lib/query-scope.ts';
 
 // Red-letter forms (/v3/red-info/*), domain.md §3; voiding is api/invoice-actions.ts.
 
@@ -14,14 +15,14 @@ export const listRedForms = (body: RedListRequest) => api.post<RedListResponse>(
 
 export const redFormQuery = (formId: number | null) =>
   queryOptions({
-    queryKey: ['red-info', 'form', formId],
+    queryKey: scopedKey('red-info', 'form', formId),
     queryFn: () => api.post<RedForm>('/v3/red-info/detail', { form_id: formId }),
     enabled: formId !== null,
   });
 
 export const blueInfoQuery = (invoiceId: number | null) =>
   queryOptions({
-    queryKey: ['red-info', 'blue', invoiceId],
+    queryKey: scopedKey('red-info', 'blue', invoiceId),
     queryFn: () => api.post<RedBlueInfo>('/v3/red-info/blue-info', { invoice_id: invoiceId }),
     enabled: invoiceId !== null,
     staleTime: 0,

@@ -2,6 +2,7 @@ import type { BatchDryRun, BatchProgress, BatchRow, BatchRowStatus } from '@kaip
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { downloadFile, uploadFile } from '../../../lib/file-transfer.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 
 // Batch issuing (/v3/batch-invoice/*): template, upload with its validation report, dry run,
 // start / pause / resume / cancel / retry, progress, rows, history and the result file.
@@ -32,14 +33,14 @@ export const batchAction = (action: BatchAction, batchId: number) =>
 
 export const dryRunQuery = (batchId: number) =>
   queryOptions({
-    queryKey: ['batch', 'dry-run', batchId],
+    queryKey: scopedKey('batch', 'dry-run', batchId),
     queryFn: () => api.get<BatchDryRun>('/v3/batch-invoice/dry-run', { params: { batch_id: batchId } }),
   });
 
 /** Progress, polled every second while rows are being issued. */
 export const progressQuery = (batchId: number) =>
   queryOptions({
-    queryKey: ['batch', 'progress', batchId],
+    queryKey: scopedKey('batch', 'progress', batchId),
     queryFn: () => api.get<BatchProgress>('/v3/batch-invoice/progress', { params: { batch_id: batchId } }),
     refetchInterval: (q) => {
       const p = q.state.data;
@@ -49,7 +50,7 @@ export const progressQuery = (batchId: number) =>
 
 export const historyQuery = (page: number, pageSize: number) =>
   queryOptions({
-    queryKey: ['batch', 'list', page, pageSize],
+    queryKey: scopedKey('batch', 'list', page, pageSize),
     queryFn: () =>
       api.get<{ total: number; list: BatchProgress[] }>('/v3/batch-invoice/list', {
         params: { page, page_size: pageSize },
@@ -59,7 +60,7 @@ export const historyQuery = (page: number, pageSize: number) =>
 
 export const rowsQuery = (batchId: number, status: BatchRowStatus | '', page: number, pageSize: number) =>
   queryOptions({
-    queryKey: ['batch', 'rows', batchId, status, page, pageSize],
+    queryKey: scopedKey('batch', 'rows', batchId, status, page, pageSize),
     queryFn: () =>
       api.get<{ total: number; list: BatchRow[] }>('/v3/batch-invoice/rows', {
         params: { batch_id: batchId, status, page, page_size: pageSize },

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
 import { beijingTime, money } from '../../../lib/format.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import {
   type BatchAction,
@@ -50,11 +51,11 @@ export function BatchPage() {
   // the history follows the current batch's state (running → done, paused …)
   const currentStatus = p?.status;
   useEffect(() => {
-    if (currentStatus) void queryClient.invalidateQueries({ queryKey: ['batch', 'list'] });
+    if (currentStatus) void queryClient.invalidateQueries({ queryKey: scopedKey('batch', 'list') });
   }, [currentStatus, queryClient]);
 
   const refresh = (id: number) => {
-    void queryClient.invalidateQueries({ queryKey: ['batch'] });
+    void queryClient.invalidateQueries({ queryKey: scopedKey('batch') });
     setCurrent(id);
   };
 

@@ -12,28 +12,29 @@ import type {
 } from '@kaipiao/shared/schemas/devices';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 
 // Stores, devices, 电子税务局 accounts, invoice stock and monthly filing (issue 5).
 export const devicesQuery = (clientId: number | undefined) =>
   queryOptions({
-    queryKey: ['devices', clientId],
+    queryKey: scopedKey('devices', clientId),
     queryFn: () => api.get<DeviceItem[]>('/v3/client/client-equ-list'),
   });
 export const deviceDetailQuery = (clientId: number | undefined, id: number | null) =>
   queryOptions({
-    queryKey: ['devices', clientId, 'detail', id],
+    queryKey: scopedKey('devices', clientId, 'detail', id),
     queryFn: () => api.get<DeviceDetail>('/v3/equipment/detail', { params: { id: id! } }),
     enabled: id !== null,
   });
 export const healthQuery = (clientId: number | undefined) =>
   queryOptions({
-    queryKey: ['devices', clientId, 'health'],
+    queryKey: scopedKey('devices', clientId, 'health'),
     queryFn: () => api.get<HealthRow[]>('/v3/equipment/session-health'),
     refetchInterval: 30_000,
   });
 export const whiteListQuery = (clientId: number | undefined) =>
   queryOptions({
-    queryKey: ['devices', clientId, 'white-list'],
+    queryKey: scopedKey('devices', clientId, 'white-list'),
     queryFn: () =>
       api.get<{
         white_listed: boolean;
@@ -42,23 +43,23 @@ export const whiteListQuery = (clientId: number | undefined) =>
   });
 export const accountsQuery = (clientId: number | undefined, enabled: boolean) =>
   queryOptions({
-    queryKey: ['devices', clientId, 'accounts'],
+    queryKey: scopedKey('devices', clientId, 'accounts'),
     queryFn: () => api.get<TaxAccountItem[]>('/v3/tax-account/list'),
     enabled,
   });
 export const storesQuery = (clientId: number | undefined) =>
   queryOptions({
-    queryKey: ['devices', clientId, 'stores'],
+    queryKey: scopedKey('devices', clientId, 'stores'),
     queryFn: () => api.get<StoreItem[]>('/v3/client/get-all-store-list'),
   });
 export const movementsQuery = (clientId: number | undefined) =>
   queryOptions({
-    queryKey: ['devices', clientId, 'movements'],
+    queryKey: scopedKey('devices', clientId, 'movements'),
     queryFn: () => api.get<StockMovement[]>('/v3/invoice-manage/movements'),
   });
 export const filingsQuery = (clientId: number | undefined) =>
   queryOptions({
-    queryKey: ['devices', clientId, 'filings'],
+    queryKey: scopedKey('devices', clientId, 'filings'),
     queryFn: () => api.get<FilingItem[]>('/v3/report-summary/list'),
   });
 

@@ -24,6 +24,7 @@ import {
 import { useState } from 'react';
 import { openDialog } from '../../../components/dialog-host/index.ts';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { accountsQuery, devicesQuery, disableAccount, saveAccount, whiteListQuery } from '../api/devices.ts';
 import { LoginTag, RealNameTag } from './common.tsx';
@@ -43,7 +44,7 @@ function AccountModal({ editing, onClose }: { editing: Editing; onClose: () => v
     try {
       await saveAccount({ ...v, id: item?.id, password: v.password ?? '', device_id: v.device_id ?? null });
       toastSuccess('保存成功');
-      await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+      await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
       onClose();
     } finally {
       setSaving(false);
@@ -215,7 +216,7 @@ export function AccountsPage() {
               onConfirm={async () => {
                 await disableAccount(a.id);
                 toastSuccess('已停用');
-                await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+                await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
               }}
             >
               <Button type="link" size="small" danger>

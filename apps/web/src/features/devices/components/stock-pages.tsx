@@ -15,6 +15,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { applyStock, devicesQuery, movementsQuery, moveStock } from '../api/devices.ts';
 import { typeName } from './common.tsx';
@@ -82,7 +83,7 @@ export function ReceivePage() {
     try {
       const r = await applyStock(v);
       toastSuccess(`领票成功：发票代码 ${r.invoiceCode}，号码 ${r.startNo}–${r.endNo}`);
-      await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+      await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
     } finally {
       setBusy(false);
     }
@@ -157,7 +158,7 @@ export function DispensePage() {
           : { device_id: v.branch, target_device_id: v.main, invoice_type: v.invoice_type, count: v.count };
       await moveStock(v.kind, body);
       toastSuccess(v.kind === 'distribute' ? '分发成功' : '退回成功');
-      await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+      await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
     } finally {
       setBusy(false);
     }

@@ -16,6 +16,7 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { devicesQuery, saveStore, setStoreStatus, storesQuery } from '../api/devices.ts';
 import { typeName } from './common.tsx';
@@ -41,7 +42,7 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
     try {
       await saveStore({ ...v, client_store_id: item?.client_store_id, remark: v.remark ?? '' });
       toastSuccess('保存成功');
-      await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+      await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
       onClose();
     } finally {
       setSaving(false);
@@ -115,7 +116,7 @@ export function StoresPage({ hotel = false }: { hotel?: boolean }) {
     const next = s.status === 'active' ? 'disabled' : 'active';
     await setStoreStatus(s.client_store_id, next);
     toastSuccess(next === 'active' ? '已启用' : '已停用');
-    await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+    await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
   };
   const columns: TableColumnsType<StoreItem> = [
     { title: '门店名称', dataIndex: 'name' },

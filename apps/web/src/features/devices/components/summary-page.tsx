@@ -3,6 +3,7 @@ import { beijingMonthDayMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { fileDevice, filingsQuery } from '../api/devices.ts';
 import { money } from './common.tsx';
@@ -20,7 +21,7 @@ export function SummaryPage() {
   const act = async (action: 'copy' | 'clear', id: number) => {
     await fileDevice(action, id);
     toastSuccess(action === 'copy' ? '汇总上传成功' : '清卡成功');
-    await qc.invalidateQueries({ queryKey: ['devices', clientId] });
+    await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
   };
   const columns: TableColumnsType<FilingItem> = [
     { title: '设备', key: 'dev', render: (_, r) => `${r.device_name}（${r.kind}）` },

@@ -1,6 +1,7 @@
 import type { GoodsBody, GoodsItem, TaxClassCode, TaxRateResult } from '@kaipiao/shared/schemas/goods';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 
 // Goods codes (spec §7 client-project calls) and the classification-code table.
 export type GoodsPage = { list: GoodsItem[]; total: number };
@@ -30,7 +31,7 @@ export const setDefaultGoods = (id: number, is_default: boolean) =>
 
 export const taxRatesQuery = (taxClassCode: string) =>
   queryOptions({
-    queryKey: ['goods', 'tax-rate', taxClassCode],
+    queryKey: scopedKey('goods', 'tax-rate', taxClassCode),
     queryFn: () =>
       api.post<TaxRateResult>(
         '/v3/client-project/tax-rate',
@@ -42,7 +43,7 @@ export const taxRatesQuery = (taxClassCode: string) =>
 
 export const taxClassSearchQuery = (keyword: string) =>
   queryOptions({
-    queryKey: ['goods', 'tax-class', keyword],
+    queryKey: scopedKey('goods', 'tax-class', keyword),
     queryFn: () =>
       api.get<TaxClassCode[]>('/v3/tax-class-code/search', {
         params: { keyword, limit: 30 },

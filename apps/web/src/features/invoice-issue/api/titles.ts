@@ -1,13 +1,14 @@
 import type { InfoByTaxCode, TitleItem } from '@kaipiao/shared';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 
 // Buyer titles for the buyer block's autocomplete and the tax-code lookup.
 export type Title = TitleItem;
 
 export const titleSearchQuery = (keyword: string) =>
   queryOptions({
-    queryKey: ['invoice-issue', 'titles', keyword],
+    queryKey: scopedKey('invoice-issue', 'titles', keyword),
     queryFn: () => api.get<Title[]>('/v3/client-title/search', { params: { keyword }, showError: false }),
     staleTime: 30_000,
     enabled: keyword.trim().length > 0,

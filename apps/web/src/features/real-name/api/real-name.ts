@@ -8,6 +8,7 @@ import {
 import type { CheckTax } from '@kaipiao/shared/schemas/devices';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 
 // spec §7 equipment calls of the real-name dialog, each with its own time-out (33 s / 120 s).
 
@@ -72,7 +73,7 @@ export const DEVICE_CHECK_INTERVAL_MS = 30_000;
  */
 export const deviceCheckQuery = (clientId: number | undefined) =>
   queryOptions({
-    queryKey: ['real-name', 'check-tax', clientId],
+    queryKey: scopedKey('real-name', 'check-tax', clientId),
     queryFn: () => api.get<CheckTax>('/v3/equipment/check-tax', { showError: false }),
     enabled: clientId !== undefined,
     staleTime: 0,

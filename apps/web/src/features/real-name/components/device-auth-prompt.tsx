@@ -1,6 +1,7 @@
 import { AUTH_WAY } from '@kaipiao/shared';
 import { useQuery } from '@tanstack/react-query';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { getRealPersonAuth } from '../api/real-name.ts';
 import { useDeviceAuthSocket } from '../hooks/use-device-auth-socket.ts';
 import { RealNameDialog } from './real-name-dialog.tsx';
@@ -13,7 +14,7 @@ export function DeviceAuthPrompt() {
   const { prompt, dismiss } = useDeviceAuthSocket();
   const deviceId = prompt?.device_id;
   const info = useQuery({
-    queryKey: ['real-name', 'info', deviceId],
+    queryKey: scopedKey('real-name', 'info', deviceId),
     queryFn: () => getRealPersonAuth(deviceId!, undefined, false),
     enabled: deviceId !== undefined,
     staleTime: 30_000,

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Popconfirm, Result, Skeleton, Space } from 'antd';
 import { useState } from 'react';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { type RedAction, redAction, redFormQuery } from '../api.ts';
 import { RedFormView } from './red-form-view.tsx';
 
@@ -83,7 +84,7 @@ export function RedFormDrawer({ formId, onClose }: { formId: number | null; onCl
             form={q.data}
             onDone={(f) => {
               client.setQueryData(redFormQuery(f.form_id).queryKey, f);
-              void client.invalidateQueries({ queryKey: ['red-info', 'list'] });
+              void client.invalidateQueries({ queryKey: scopedKey('red-info', 'list') });
             }}
           />
         )

@@ -27,6 +27,7 @@ import {
 import { useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { applyRed, type BlueCandidate, blueInfoQuery, findBlueInvoices } from '../api.ts';
 
 const money = (v: string | number) => formatMoney(String(v));
@@ -226,8 +227,8 @@ export function RedModifyPage() {
           ? `红字发票已开具：${form.red_invoice.invoice_no}`
           : `${form.kind_name}已提交：${form.state_name}`,
       );
-      void client.invalidateQueries({ queryKey: ['red-info'] });
-      void client.invalidateQueries({ queryKey: ['invoice-detail'] });
+      void client.invalidateQueries({ queryKey: scopedKey('red-info') });
+      void client.invalidateQueries({ queryKey: scopedKey('invoice-detail') });
       navigate(`/red-info/sheet?form_id=${form.form_id}`);
     } catch {
       // the API client showed the reason

@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { listRedForms } from '../api.ts';
 import { RedFormDrawer } from './red-form-drawer.tsx';
 import { RedInvoiceText, RedStateTag, timeLeft } from './red-state-tag.tsx';
@@ -197,7 +198,7 @@ export function RedSheetPage() {
         onClose={() => {
           setFormId(null);
           if (params.has('form_id')) setParams({}, { replace: true });
-          void client.invalidateQueries({ queryKey: ['red-info'] });
+          void client.invalidateQueries({ queryKey: scopedKey('red-info') });
           action.current?.reload();
         }}
       />

@@ -9,6 +9,7 @@ import type {
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { buildUrl } from '../../../lib/build-url.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 
 // Scan-to-invoice (console side): per-store settings, static and order QR codes, the audit queue.
@@ -16,7 +17,7 @@ export type Page<T> = { list: T[]; total: number };
 
 export const settingsQuery = (storeId: number) =>
   queryOptions({
-    queryKey: ['scan', 'settings', storeId],
+    queryKey: scopedKey('scan', 'settings', storeId),
     queryFn: () => api.get<ScanSettings>('/v3/scan-code/settings'),
   });
 
@@ -31,7 +32,7 @@ export const codesQuery = (
   keyword = '',
 ) =>
   queryOptions({
-    queryKey: ['scan', 'codes', storeId, kind, page, pageSize, keyword],
+    queryKey: scopedKey('scan', 'codes', storeId, kind, page, pageSize, keyword),
     queryFn: () =>
       api.get<Page<ScanCode>>('/v3/scan-code/list', { params: { kind, page, page_size: pageSize, keyword } }),
   });
@@ -58,7 +59,7 @@ export const auditQuery = (
   q: { status: ScanRequestStatus | ''; keyword: string; page: number; pageSize: number },
 ) =>
   queryOptions({
-    queryKey: ['scan', 'audit', storeId, q],
+    queryKey: scopedKey('scan', 'audit', storeId, q),
     queryFn: () =>
       api.get<Page<ScanRequest>>('/v3/scan-audit/list', {
         params: { status: q.status, keyword: q.keyword, page: q.page, page_size: q.pageSize },
@@ -67,7 +68,7 @@ export const auditQuery = (
 
 export const requestQuery = (id: number) =>
   queryOptions({
-    queryKey: ['scan', 'request', id],
+    queryKey: scopedKey('scan', 'request', id),
     queryFn: () => api.get<ScanRequest>('/v3/scan-audit/detail', { params: { id } }),
   });
 

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { beijingTime, money } from '../../../lib/format.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { auditQuery, bulkApprove, requestQuery } from '../api/scan.ts';
 import { ApproveForm, askReject, RequestStatusTag } from './approve-form.tsx';
@@ -35,7 +36,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
   const list = useQuery(auditQuery(storeId, { status, keyword, page, pageSize }));
   const refresh = () => {
     setSelected([]);
-    void queryClient.invalidateQueries({ queryKey: ['scan'] });
+    void queryClient.invalidateQueries({ queryKey: scopedKey('scan') });
   };
 
   async function approveSelected() {
@@ -315,7 +316,7 @@ export function AuditGoodsPage() {
   const id = Number(params.get('id'));
   const request = useQuery({ ...requestQuery(id), enabled: id > 0 });
   const back = () => {
-    void queryClient.invalidateQueries({ queryKey: ['scan'] });
+    void queryClient.invalidateQueries({ queryKey: scopedKey('scan') });
     navigate('/hotel/invoice/audit');
   };
   if (!(id > 0)) {

@@ -19,6 +19,7 @@ import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
 import { beijingTime, money } from '../../../lib/format.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { codesQuery, createOrder, disableCode } from '../api/scan.ts';
 import { type ItemRow, ItemsEditor, itemsOf, rowsOf } from './items-editor.tsx';
 import { QrCard } from './qr-card.tsx';
@@ -85,7 +86,7 @@ export function OrderCodes({
       form.resetFields();
       setRows(rowsOf(null));
       setShown(code);
-      void queryClient.invalidateQueries({ queryKey: ['scan', 'codes'] });
+      void queryClient.invalidateQueries({ queryKey: scopedKey('scan', 'codes') });
     } catch {
       // shown by the API client
     } finally {
@@ -208,7 +209,7 @@ export function OrderCodes({
                         onOk: async () => {
                           await disableCode(r.id);
                           toastSuccess('已停用');
-                          void queryClient.invalidateQueries({ queryKey: ['scan', 'codes'] });
+                          void queryClient.invalidateQueries({ queryKey: scopedKey('scan', 'codes') });
                         },
                       })
                     }

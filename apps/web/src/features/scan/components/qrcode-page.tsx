@@ -24,6 +24,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { taxEquipmentQuery } from '../../../api/equipment.ts';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { codesQuery, createCounter, disableCode, saveSettings, settingsQuery } from '../api/scan.ts';
 import { OrderCodes } from './order-codes.tsx';
@@ -93,7 +94,7 @@ function SettingsCard({ storeId }: { storeId: number }) {
         default_valid_minutes: Math.round(v.valid_hours * 60),
       });
       toastSuccess('扫码开票设置已保存');
-      void queryClient.invalidateQueries({ queryKey: ['scan', 'settings'] });
+      void queryClient.invalidateQueries({ queryKey: scopedKey('scan', 'settings') });
     } catch {
       // shown by the API client
     } finally {
@@ -151,7 +152,7 @@ function StaticCodes({ storeId, sellerName }: { storeId: number; sellerName: str
   const codes = useQuery(codesQuery(storeId, 'static', 1, 30));
   const [adding, setAdding] = useState(false);
   const [name, setName] = useState('');
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['scan', 'codes'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: scopedKey('scan', 'codes') });
 
   return (
     <Card
