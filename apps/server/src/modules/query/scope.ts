@@ -26,7 +26,7 @@ export function isoOf(v: Date | string | null | undefined): string | null {
   if (v instanceof Date) return v.toISOString();
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2})(:?\d{2})?$/.exec(v.trim());
   if (!m) return new Date(v).toISOString();
-  // Stryker disable next-line MethodExpression: V8's Date reads the first three fraction digits and drops the rest, as the slice does
+  // Stryker disable next-line MethodExpression,StringLiteral: V8's Date reads the first three fraction digits and drops the rest, as the slice does, and reads .1 as .100 unpadded (the fill '0' → ''; skips the killed '.000' → '')
   const ms = (m[3] ?? '.000').slice(0, 4).padEnd(4, '0');
   const offset = `${m[4]}:${(m[5] ?? '00').replace(':', '')}`;
   return new Date(`${m[1]}T${m[2]}${ms}${offset}`).toISOString();
