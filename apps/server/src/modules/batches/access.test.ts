@@ -170,6 +170,35 @@ describe('batch page access, store scope, uploads without a file, file headers',
     expect(json.json.code).toBe(BATCH_CODE.NO_FILE);
   });
 
+  it('an upload body of more than 20 parts is refused as having no file, and no batch is stored', async () => {
+    const count = async () =>
+      Number((await t.db.execute<{ n: number }>(sql`select count(*)::int as n from batches`)).rows[0]!.n);
+    const before = await count();
+    const url = `/v3/batch-invoice/upload?${f.scope(f.ids.software, f.ids.hq)}&device_id=${f.ids.digital}&invoice_type=82`;
+    const boundary = '----kaipiaoFields';
+    const send = (fields: number, content: Buffer) => {
+      const parts = Array.from(
+        { length: fields },
+        (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="note${i}"\r\n\r\nx\r\n`,
+      ).join('');
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="batch.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+      return t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'access-token': f.admin, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([Buffer.from(parts + head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+      });
+    };
+    const file = await files.file(1);
+    // 19 fields and the file are 20 parts, within the limit: the file is read
+    expect((await send(19, file)).json().code).toBe(0);
+    expect(await count()).toBe(before + 1);
+    // one more field: the body is refused before its file
+    const res = await send(20, await files.file(1));
+    expect(res.json().code).toBe(BATCH_CODE.NO_FILE);
+    expect(await count()).toBe(before + 1);
+  });
+
   it('a file over 30 MB is refused as too large, and no batch is stored', async () => {
     const count = async () =>
       Number((await t.db.execute<{ n: number }>(sql`select count(*)::int as n from batches`)).rows[0]!.n);

@@ -95,7 +95,6 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       // a body that is not multipart, or has no file part: choose a file
       const file = await req
         .file({
-          // Stryker disable next-line ObjectLiteral: the plugin's registration holds the same 30 MB and one file
           limits: { ...UPLOAD_LIMITS.multipart, fileSize: UPLOAD_LIMITS.batch.fileBytes },
         })
         .catch(() => undefined);
