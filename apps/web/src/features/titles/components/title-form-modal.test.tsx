@@ -1,4 +1,4 @@
-import { CATALOG_CODE, type TitleBody, type TitleItem } from '@kaipiao/shared';
+import { CATALOG_CODE, TITLE_MSG, type TitleBody, type TitleItem } from '@kaipiao/shared';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -68,6 +68,16 @@ describe('TitleFormModal', { timeout: 60_000 }, () => {
     expect(await screen.findByText('银行账号须为1-30位数字')).toBeTruthy();
     expect(await screen.findByText('请输入正确的邮箱地址')).toBeTruthy();
     expect(await screen.findByText('请输入正确的手机号')).toBeTruthy();
+    expect(createCalls()).toHaveLength(0);
+  });
+
+  it('refuses a one-character personal name as the server does (the shared schema’s rule)', async () => {
+    renderModal();
+    await userEvent.click(await screen.findByText('个人/事业单位'));
+    await userEvent.click(await screen.findByLabelText('名称'));
+    await userEvent.paste('张');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText(TITLE_MSG.NAME_PERSONAL_MIN)).toBeTruthy();
     expect(createCalls()).toHaveLength(0);
   });
 

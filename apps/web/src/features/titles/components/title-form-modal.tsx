@@ -1,11 +1,11 @@
 import { ModalForm, ProFormRadio, ProFormText } from '@ant-design/pro-components';
-import type { TitleBody, TitleItem } from '@kaipiao/shared/schemas/titles';
+import { type TitleBody, type TitleItem, titleBodySchema } from '@kaipiao/shared/schemas/titles';
 import { Form } from 'antd';
 import { useEffect } from 'react';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
+import { zodRules } from '../../../lib/antd-rules.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { createTitle, updateTitle } from '../api/titles.ts';
-import { TITLE_RULES, taxCodeRules } from '../utils/title-rules.ts';
 
 type Values = {
   title_type: 1 | 2;
@@ -28,6 +28,9 @@ type Props = {
 };
 
 const EMPTY: Values = { title_type: 2, name: '' };
+
+/** the server's own title schema checks each field (same messages, the natural-person name rule too) */
+const rule = zodRules(titleBodySchema);
 
 /** Create / edit a buyer title: enterprise titles need the tax code, personal ones do not. */
 export function TitleFormModal({ open, onOpenChange, editing, onSaved }: Props) {
@@ -90,7 +93,8 @@ export function TitleFormModal({ open, onOpenChange, editing, onSaved }: Props) 
       <ProFormRadio.Group
         name="title_type"
         label="抬头类型"
-        rules={TITLE_RULES.title_type}
+        required
+        rules={rule('title_type')}
         radioType="button"
         options={[
           { label: '企业', value: 2 },
@@ -102,41 +106,42 @@ export function TitleFormModal({ open, onOpenChange, editing, onSaved }: Props) 
         name="name"
         label={type === 2 ? '企业名称' : '名称'}
         placeholder={type === 2 ? '请输入企业全称' : '如：张三、某某大学'}
-        rules={TITLE_RULES.name}
+        required
+        rules={rule('name')}
         colProps={{ span: 12 }}
       />
       <ProFormText
         name="tax_code"
         label="纳税人识别号"
         placeholder={type === 2 ? '统一社会信用代码或纳税人识别号' : '选填'}
-        rules={taxCodeRules(form)}
+        rules={rule('tax_code')}
         required={type === 2}
         fieldProps={{ maxLength: 20, style: { textTransform: 'uppercase' } }}
         colProps={{ span: 12 }}
       />
-      <ProFormText name="address" label="地址" rules={TITLE_RULES.address} colProps={{ span: 12 }} />
+      <ProFormText name="address" label="地址" rules={rule('address')} colProps={{ span: 12 }} />
       <ProFormText
         name="phone"
         label="电话"
         placeholder="如：0571-88886666"
-        rules={TITLE_RULES.phone}
+        rules={rule('phone')}
         colProps={{ span: 12 }}
       />
-      <ProFormText name="bank_name" label="开户银行" rules={TITLE_RULES.bank_name} colProps={{ span: 12 }} />
+      <ProFormText name="bank_name" label="开户银行" rules={rule('bank_name')} colProps={{ span: 12 }} />
       <ProFormText
         name="bank_account"
         label="银行账号"
-        rules={TITLE_RULES.bank_account}
+        rules={rule('bank_account')}
         colProps={{ span: 12 }}
       />
       <ProFormText
         name="email"
         label="邮箱"
         placeholder="发票将发送到该邮箱"
-        rules={TITLE_RULES.email}
+        rules={rule('email')}
         colProps={{ span: 12 }}
       />
-      <ProFormText name="mobile" label="手机号" rules={TITLE_RULES.mobile} colProps={{ span: 12 }} />
+      <ProFormText name="mobile" label="手机号" rules={rule('mobile')} colProps={{ span: 12 }} />
     </ModalForm>
   );
 }
