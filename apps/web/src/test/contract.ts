@@ -52,7 +52,12 @@ import {
   titleBodySchema,
   titleItemSchema,
 } from '@kaipiao/shared';
-import { checkTaxSchema } from '@kaipiao/shared/schemas/devices';
+import {
+  checkTaxSchema,
+  deviceItemSchema,
+  storeBodySchema,
+  storeItemSchema,
+} from '@kaipiao/shared/schemas/devices';
 import { z } from 'zod';
 
 // The server's side of every call a component test answers: the shared schemas the server's route
@@ -117,7 +122,12 @@ export const CONTRACT = {
   'GET /v3/batch-invoice/rows': { query: batchRowsQuerySchema, data: batchRowsSchema },
   'POST /v3/batch-invoice/upload': { query: batchUploadQuerySchema, data: batchDryRunSchema },
 
+  // stores (modules/stores/routes.ts)
+  'GET /v3/client/get-all-store-list': { data: z.array(storeItemSchema) },
+  'POST /v3/client-store/save': { body: storeBodySchema, data: z.object({ id: z.number() }) },
+
   // devices and real-name (modules/devices/routes.ts, modules/realname/routes.ts)
+  'GET /v3/client/client-equ-list': { data: z.array(deviceItemSchema) },
   'GET /v3/equipment/check-tax': { data: checkTaxSchema },
   'GET /v3/equipment/get-real-person-auth': { query: realPersonAuthQuerySchema, data: realNameInfoSchema },
   'POST /v3/equipment/jc-get-qr-code': { body: jcQrCodeBodySchema, data: jcQrCodeResponseSchema },

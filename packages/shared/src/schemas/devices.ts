@@ -47,8 +47,11 @@ const mobile = text()
 
 export const storeBodySchema = z.object({
   client_store_id: z.number().int().positive().optional(),
-  name: text().trim().min(1, '请输入门店名称').max(50, '门店名称最多50个字'),
-  code: text()
+  name: text({ label: '门店名称', error: '请输入门店名称' })
+    .trim()
+    .min(1, '请输入门店名称')
+    .max(50, '门店名称最多50个字'),
+  code: text({ label: '门店编号', error: '请输入门店编号' })
     .trim()
     .regex(/^[0-9A-Za-z_-]{1,20}$/, '门店编号为1-20位字母、数字、-或_'),
   /** default invoice kinds of the store's clerks */

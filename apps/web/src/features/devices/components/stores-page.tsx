@@ -1,4 +1,4 @@
-import type { StoreBody, StoreItem } from '@kaipiao/shared/schemas/devices';
+import { type StoreBody, type StoreItem, storeBodySchema } from '@kaipiao/shared/schemas/devices';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
@@ -16,10 +16,14 @@ import {
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { zodRules } from '../../../lib/antd-rules.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { devicesQuery, saveStore, setStoreStatus, storesQuery } from '../api/devices.ts';
 import { typeName } from './common.tsx';
+
+/** the server's store schema checks each field (same messages) */
+const rule = zodRules(storeBodySchema);
 
 type Editing = { item: StoreItem | null } | null;
 
@@ -37,7 +41,9 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
     ),
   ];
   const submit = async () => {
-    const v = await form.validateFields();
+    // a refused field shows its message under the field; nothing is sent
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     setSaving(true);
     try {
       await saveStore({ ...v, client_store_id: item?.client_store_id, remark: v.remark ?? '' });
@@ -73,16 +79,10 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
             : { default_invoice_types: [], device_ids: [] }
         }
       >
-        <Form.Item name="name" label="门店名称" rules={[{ required: true, message: '请输入门店名称' }]}>
+        <Form.Item name="name" label="门店名称" required rules={rule('name')}>
           <Input maxLength={50} />
         </Form.Item>
-        <Form.Item
-          name="code"
-          label="门店编号"
-          rules={[
-            { required: true, pattern: /^[0-9A-Za-z_-]{1,20}$/, message: '门店编号为1-20位字母、数字、-或_' },
-          ]}
-        >
+        <Form.Item name="code" label="门店编号" required rules={rule('code')}>
           <Input maxLength={20} />
         </Form.Item>
         <Form.Item name="device_ids" label="开票设备">
@@ -98,7 +98,7 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
         <Form.Item name="default_invoice_types" label="默认票种" extra="开票员进入开票页时默认选中的票种">
           <Select mode="multiple" options={kinds.map((k) => ({ value: k, label: typeName(k) }))} />
         </Form.Item>
-        <Form.Item name="remark" label="备注">
+        <Form.Item name="remark" label="备注" rules={rule('remark')}>
           <Input.TextArea maxLength={200} rows={2} />
         </Form.Item>
       </Form>
