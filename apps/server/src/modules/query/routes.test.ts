@@ -97,6 +97,10 @@ describe('invoice library', () => {
     expect(
       keys(await list(admin, f.software, -1, { date_from: '2026-11-10', date_to: '2026-11-11' })),
     ).toEqual(['B', 'A']);
+    // a range of one day (from = to) is not reversed: that day's invoices
+    expect(
+      keys(await list(admin, f.software, -1, { date_from: '2026-11-11', date_to: '2026-11-11' })),
+    ).toEqual(['B']);
     const bad = await list(admin, f.software, -1, { date_from: '2026-11-11', date_to: '2026-11-10' });
     expect(bad.json.code).toBe(16002);
     const badNo = await list(admin, f.software, -1, { invoice_no: '12ab' });
