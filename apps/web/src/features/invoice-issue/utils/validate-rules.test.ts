@@ -194,6 +194,13 @@ describe('validateDraft: the buyer', () => {
     expect(check(buyer({ name: '杭州某司' })).warnings['buyer.name']).toBe('名称较短，是否开票给自然人？');
   });
 
+  it('asks "a natural person?" of a short company name only, never of a person', () => {
+    expect(check(buyer({ title_type: 1, name: '王五' })).warnings).toEqual({});
+    expect(check(buyer({ title_type: 2, name: '王五' })).warnings).toEqual({
+      'buyer.name': '名称较短，是否开票给自然人？',
+    });
+  });
+
   it('checks the USCC check character only on 18-character codes', () => {
     for (const taxCode of ['330106123456789', '33010612345678901234']) {
       const { errors, warnings } = check(buyer({ tax_code: taxCode }));
