@@ -134,6 +134,21 @@ describe('batch file sheets (parse.ts parseBatchFile)', () => {
     ]);
   });
 
+  it('a header row with a blank cell among its headers (a space in a spare column) is still the header', async () => {
+    const file = await workbook({
+      发票信息: [
+        ['*流水号', '  ', '购买方类型（必填）', '购买方名称', '备注'],
+        ['A1', '', '企业', '杭州云栈', ''],
+      ],
+      商品明细: [LINE_HEAD, LINE],
+    });
+    const parsed = await parseBatchFile('批量.xlsx', file);
+    expect(parsed.fatal).toBeNull();
+    expect(parsed.invoices).toEqual([
+      { row: 2, values: { serial: 'A1', buyer_type: '企业', buyer_name: '杭州云栈', remark: '' } },
+    ]);
+  });
+
   it('keeps a row whose only content is unusable, naming the sheet, row and column', async () => {
     const file = await workbook({
       发票信息: [INVOICE_HEAD, ['A1', '企业', '杭州', ''], [null, null, { formula: '1+1', result: 2 }, null]],
