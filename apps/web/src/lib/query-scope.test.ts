@@ -60,3 +60,15 @@ describe('business-scoped query keys (issue 19 item 3)', () => {
     }
   });
 });
+
+describe('the console’s query client (lib/query-client.ts)', () => {
+  afterEach(() => useSessionStore.getState().reset());
+
+  it('is partitioned: switching business drops the previous business’s answers', async () => {
+    const { queryClient } = await import('./query-client.ts');
+    useSessionStore.getState().select(general, { client_store_id: 3, name: '文三路总部' });
+    queryClient.setQueryData(scopedKey('devices'), [1]);
+    useSessionStore.getState().select(hotel, { client_store_id: 4, name: '北山街店' });
+    expect(queryClient.getQueryCache().findAll({ queryKey: ['scope'] })).toHaveLength(0);
+  });
+});
