@@ -20,8 +20,8 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadEnv } from '../apps/server/src/config/env.ts';
 import { connectDb, runMigrations } from '../apps/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
-import { DEMO, seedDemo } from '../apps/server/src/db/seed/demo.ts';
-import { BUYER_TAX_CODE, bigBatchFile } from '../apps/server/src/modules/batches/test-utils.ts';
+import { DEMO, seedDemo } from '../apps/server/src/seed/demo.ts';
+import { BUYER_TAX_CODE, bigBatchFile } from '../apps/server/test/fixtures/batches.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ROWS = Number(process.env.BENCH_BATCH_ROWS ?? 10_000);

@@ -22,9 +22,9 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { connectDb, runMigrations } from '../apps/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
-import { DEMO, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { exportConditions, runExport } from '../apps/server/src/modules/query/export-runner.ts';
 import { keysetBatchSql } from '../apps/server/src/modules/query/library-sql.ts';
+import { DEMO, seedDemo } from '../apps/server/src/seed/demo.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TOTAL = Number(process.env.BENCH_EXPORT_INVOICES ?? 100_000);

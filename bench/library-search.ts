@@ -24,10 +24,10 @@ import { loadEnv } from '../apps/server/src/config/env.ts';
 import { connectDb, runMigrations } from '../apps/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
 import { clientStores, clients, users } from '../apps/server/src/db/schema/index.ts';
-import { DEMO, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { sha256 } from '../apps/server/src/lib/crypto.ts';
 import { trustDevice } from '../apps/server/src/modules/auth/repo.ts';
 import { countSql, libraryConditions, listPageSql } from '../apps/server/src/modules/query/library-sql.ts';
+import { DEMO, seedDemo } from '../apps/server/src/seed/demo.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TOTAL = Number(process.env.BENCH_INVOICES ?? 1_000_000);

@@ -16,8 +16,8 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadEnv } from '../apps/server/src/config/env.ts';
 import { connectDb, runMigrations } from '../apps/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
-import { DEMO, seedDemo } from '../apps/server/src/db/seed/demo.ts';
 import { ok } from '../apps/server/src/lib/envelope.ts';
+import { DEMO, seedDemo } from '../apps/server/src/seed/demo.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);

@@ -11,9 +11,9 @@ import {
 } from './config/env.ts';
 import { connectDb, runMigrations } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
-import { seedDemo } from './db/seed/demo.ts';
-import { checkProductionAccounts } from './db/seed/production-check.ts';
 import { secretKey } from './lib/secret-box.ts';
+import { seedDemo } from './seed/demo.ts';
+import { checkProductionAccounts } from './seed/production-check.ts';
 
 async function ensureDatabase(adminUrl: string, name: string) {
   const c = new pg.Client(adminUrl);

@@ -14,8 +14,8 @@ import { constants, publicEncrypt, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { DEMO } from '../src/db/seed/demo.ts';
-import { bigBatchFile } from '../src/modules/batches/test-utils.ts';
+import { DEMO } from '../src/seed/demo.ts';
+import { bigBatchFile } from './fixtures/batches.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const ROWS = Number(process.env.BATCH_CRASH_ROWS ?? 2000);

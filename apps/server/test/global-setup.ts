@@ -4,8 +4,8 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connectDb, runMigrations } from '../src/db/client.ts';
 import { StartupError, startEmbeddedPostgres } from '../src/db/embedded.ts';
-import { seedDemo } from '../src/db/seed/demo.ts';
 import { currentKey } from '../src/modules/auth/keys.ts';
+import { seedDemo } from '../src/seed/demo.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -7,10 +7,10 @@ import { type App, buildApp } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
 import { connectDb, type DbHandle } from '../src/db/client.ts';
 import { users } from '../src/db/schema/index.ts';
-import { DEMO } from '../src/db/seed/demo.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { sha256 } from '../src/lib/crypto.ts';
 import { trustDevice } from '../src/modules/auth/repo.ts';
+import { DEMO } from '../src/seed/demo.ts';
 
 export { DEMO };
 

@@ -1,8 +1,8 @@
 import { beijingDay, CODE, INVOICE_CODE, MENU, QUERY_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fillTemplate, invoiceRow, lineRow } from '../src/modules/batches/test-utils.ts';
-import { type Fixture, invoicingFixture, payload } from '../src/modules/invoices/test-fixtures.ts';
+import { fillTemplate, invoiceRow, lineRow } from './fixtures/batches.ts';
+import { type Fixture, invoicingFixture, payload } from './fixtures/invoices.ts';
 import { buildTestApp, call, type Json, login } from './helper.ts';
 import { upload } from './xlsx-helpers.ts';
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { constants, publicEncrypt } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
-import { DEMO } from '../src/db/seed/demo.ts';
+import { DEMO } from '../src/seed/demo.ts';
 
 /** The real server as a child process (crash-restart and production-start tests). */
 const ROOT = path.resolve(import.meta.dirname, '../../..');

@@ -3,13 +3,13 @@ import { CATALOG_CODE, CODE, hiddenCharMessage } from '@kaipiao/shared';
 import { sql as dsql, eq, like } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillTemplate, invoiceRow, lineRow } from '../../test/fixtures/batches.ts';
+import { type Fixture, invoicingFixture, payload } from '../../test/fixtures/invoices.ts';
 import { buildTestApp, call, DEMO, login } from '../../test/helper.ts';
 import { download, upload, workbook } from '../../test/xlsx-helpers.ts';
 import { type App, buildApp } from '../app.ts';
 import type { DbHandle } from '../db/client.ts';
 import { batches, buyerTitles, goods, invoices } from '../db/schema/index.ts';
-import { fillTemplate, invoiceRow, lineRow } from '../modules/batches/test-utils.ts';
-import { type Fixture, invoicingFixture, payload } from '../modules/invoices/test-fixtures.ts';
 import { textGaps } from './text-coverage.ts';
 
 /**

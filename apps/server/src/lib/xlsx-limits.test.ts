@@ -6,6 +6,8 @@ import path from 'node:path';
 import { BATCH_CODE, CATALOG_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUYER_TAX_CODE, fillTemplate, invoiceRow, lineRow } from '../../test/fixtures/batches.ts';
+import { type Fixture, invoicingFixture } from '../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../test/helper.ts';
 import {
   download,
@@ -17,9 +19,7 @@ import {
   type ZipPart,
 } from '../../test/xlsx-helpers.ts';
 import { INVOICE_COLUMNS, LINE_COLUMNS } from '../modules/batches/columns.ts';
-import { BUYER_TAX_CODE, fillTemplate, invoiceRow, lineRow } from '../modules/batches/test-utils.ts';
 import { GOODS_COLUMNS } from '../modules/goods/excel.ts';
-import { type Fixture, invoicingFixture } from '../modules/invoices/test-fixtures.ts';
 import { TITLE_COLUMNS } from '../modules/titles/excel.ts';
 import { openXlsx, UPLOAD_LIMITS, type XlsxLimits, XlsxRefused } from './xlsx-reader.ts';
 

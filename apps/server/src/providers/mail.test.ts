@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:net';
 import { DOC_CODE } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertInvoice } from '../../test/fixtures/documents.ts';
 import { buildTestApp, call, DEMO, demoIds, login } from '../../test/helper.ts';
 import type { App } from '../app.ts';
 import { clientStores, invoiceEvents, outbox } from '../db/schema/index.ts';
-import { insertInvoice } from '../modules/documents/test-utils.ts';
 import { createSandboxMail, MailError } from './mail.ts';
 
 /**

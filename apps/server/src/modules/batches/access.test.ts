@@ -1,12 +1,12 @@
 import { BATCH_CODE, BATCH_LIMITS, CODE, MSG, messageFor, SESSION_CODE } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { batchFiles } from '../../../test/fixtures/batch-uploads.ts';
+import { fillTemplate, invoiceRow, lineRow } from '../../../test/fixtures/batches.ts';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { authorityRules, clients, orgs } from '../../db/schema/index.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-import { batchFiles } from './test-uploads.ts';
-import { fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

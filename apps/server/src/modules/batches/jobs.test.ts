@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { fillTemplate, invoiceRow, lineRow } from '../../../test/fixtures/batches.ts';
+import { invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { download, upload } from '../../../test/xlsx-helpers.ts';
-import { invoicingFixture } from '../invoices/test-fixtures.ts';
 import { BATCH_JOB } from './index.ts';
-import { fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
 
 describe('batch issuing across processes (KAIPIAO_ROLE web + worker, pg-boss)', () => {
   it('a web process hands the started batch to a worker through the pg-boss queue', async () => {

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { batchFiles } from '../../../test/fixtures/batch-uploads.ts';
+import { bigBatchFile } from '../../../test/fixtures/batches.ts';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { invoices } from '../../db/schema/index.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-import { batchFiles } from './test-uploads.ts';
-import { bigBatchFile } from './test-utils.ts';
 
 type Progress = {
   batch_id: number;

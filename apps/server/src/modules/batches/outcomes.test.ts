@@ -1,10 +1,10 @@
 import { INVOICE_CODE, messageFor } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { batchFiles } from '../../../test/fixtures/batch-uploads.ts';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { invoices } from '../../db/schema/index.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-import { batchFiles } from './test-uploads.ts';
 
 type Row = {
   seq: number;

@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
+import { bigBatchFile } from '../../../test/fixtures/batches.ts';
 import { zipFile } from '../../../test/zip.ts';
 import { CELL_MSG, cellText, parseBatchFile, sniffXlsx } from './parse.ts';
-import { bigBatchFile } from './test-utils.ts';
 
 const INVOICE_HEAD = ['*流水号', '购买方类型（必填）', '购买方 名称', '备注'];
 const LINE_HEAD = ['流水号', '项目名称', '税收分类编码', '金额', '税率'];

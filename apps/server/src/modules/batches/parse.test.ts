@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { bigBatchFile } from '../../../test/fixtures/batches.ts';
 import { parseBatchFile } from './parse.ts';
-import { bigBatchFile } from './test-utils.ts';
 
 describe('parseBatchFile (streaming)', () => {
   it('keeps Chinese text intact across the compressed chunks of a large sheet', async () => {

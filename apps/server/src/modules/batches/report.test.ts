@@ -1,11 +1,11 @@
 import { BATCH_CODE, BATCH_KIND_LABELS, DEVICE_KINDS, MSG } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { batchFiles } from '../../../test/fixtures/batch-uploads.ts';
+import { type CellMap, fillTemplate, invoiceRow, lineRow } from '../../../test/fixtures/batches.ts';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { clients, orgs } from '../../db/schema/index.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-import { batchFiles } from './test-uploads.ts';
-import { type CellMap, fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
 
 /**
  * What an upload answers (batches/service.ts): the error report in sheet, row and column order,

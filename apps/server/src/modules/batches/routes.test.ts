@@ -3,13 +3,19 @@ import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../../test/clock.ts';
+import {
+  bigBatchFile,
+  type CellMap,
+  fillTemplate,
+  invoiceRow,
+  lineRow,
+} from '../../../test/fixtures/batches.ts';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { holdLock } from '../../../test/race.ts';
 import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { clients, orgs } from '../../db/schema/index.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 import { CLAIM_ROWS } from './runner.ts';
-import { bigBatchFile, type CellMap, fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
 
 describe('batch issuing (/v3/batch-invoice/*)', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

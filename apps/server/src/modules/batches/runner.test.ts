@@ -2,12 +2,13 @@ import { INVOICE_CODE, messageFor } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type CellMap, fillTemplate, invoiceRow, lineRow } from '../../../test/fixtures/batches.ts';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { type HeldLock, holdLock } from '../../../test/race.ts';
 import { download, upload } from '../../../test/xlsx-helpers.ts';
 import { clients, invoices, orgs } from '../../db/schema/index.ts';
 import { UNKNOWN_MESSAGE } from '../invoices/service.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 import {
   BatchRunner,
   CLAIM_ROWS,
@@ -18,7 +19,6 @@ import {
   MAX_ACTIVE_BATCHES,
   type RunnerOptions,
 } from './runner.ts';
-import { type CellMap, fillTemplate, invoiceRow, lineRow } from './test-utils.ts';
 
 type Row = {
   seq: number;

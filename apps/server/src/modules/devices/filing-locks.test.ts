@@ -1,8 +1,8 @@
 import { beijingInstant, beijingParts, DEVICE_CODE, INVOICE_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Fixture, invoicingFixture, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
-import { type Fixture, invoicingFixture, payload } from '../invoices/test-fixtures.ts';
 import { applyFilingLocks } from './filing-locks.ts';
 
 // the real month the fixture's devices are created in, taken before the clock is faked

@@ -1,8 +1,8 @@
 import { DEVICE_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 import { filingClock } from './filing.ts';
 
 describe('devices, tax accounts, stock and filing', () => {

@@ -4,10 +4,10 @@ import { toChineseCapital } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
 import jsQR from 'jsqr';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, line, payload } from '../../../test/fixtures/invoices.ts';
+import { redKit } from '../../../test/fixtures/red-info.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { invoices } from '../../db/schema/index.ts';
-import { type Fixture, invoicingFixture, line, payload } from '../invoices/test-fixtures.ts';
-import { redKit } from '../red-info/test-kit.ts';
 import { linesOf, pdfTextItems, renderPage } from './pdf-text.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { formatAmount, toChineseCapital } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
+import { redOf } from '../../../test/fixtures/documents.ts';
 import { normalizeSpecific, showBankOf } from './model.ts';
 import { renderInvoicePdf } from './pdf.ts';
 import { KAI_TEXTS, sealBureau } from './pdf-labels.ts';
@@ -8,7 +9,6 @@ import { KAI_FONT_PATH, loadFont } from './pdf-pen.ts';
 import { extractPdfText, pdfTextItems } from './pdf-text.ts';
 import { assembleRemark, REMARK_SEPARATOR, remarkLines } from './remark.ts';
 import { sampleInvoice } from './sample.ts';
-import { redOf } from './test-utils.ts';
 
 const pageSizes = async (pdf: Buffer) => {
   const latin = pdf.toString('latin1');

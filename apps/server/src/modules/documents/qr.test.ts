@@ -3,12 +3,12 @@ import { invoiceQrText } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { insertInvoice } from '../../../test/fixtures/documents.ts';
 import { buildTestApp, DEMO } from '../../../test/helper.ts';
 import type { App } from '../../app.ts';
 import { clientStores, clients, invoiceFiles, invoices } from '../../db/schema/index.ts';
 import { loadInvoiceDoc } from './model.ts';
 import { buildQrString } from './qr.ts';
-import { insertInvoice } from './test-utils.ts';
 
 type Db = App['db'];
 

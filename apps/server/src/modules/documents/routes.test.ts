@@ -1,6 +1,8 @@
 import { CODE, DOC_CODE, SESSION_CODE, toChineseCapital } from '@kaipiao/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { assertWellFormedXml, insertInvoice, xsdErrors } from '../../../test/fixtures/documents.ts';
+import { invoicingFixture, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call, DEMO, demoIds, login } from '../../../test/helper.ts';
 import type { App } from '../../app.ts';
 import {
@@ -12,10 +14,8 @@ import {
   redForms,
 } from '../../db/schema/index.ts';
 import { drainInvoiceHooks, runInvoiceIssuedHooks } from '../invoices/hooks.ts';
-import { invoicingFixture, payload } from '../invoices/test-fixtures.ts';
 import { EMAIL_JOB, RENDER_JOB } from './jobs.ts';
 import { extractPdfText } from './pdf-text.ts';
-import { assertWellFormedXml, insertInvoice, xsdErrors } from './test-utils.ts';
 
 type Db = App['db'];
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { assertWellFormedXml, xsdErrors } from '../../../test/fixtures/documents.ts';
 import { supervisingBureau, xzjgOfDivision } from './bureau.ts';
 import type { InvoiceDocData } from './model.ts';
 import { normalizeSpecific, smallScaleReasonOf } from './model.ts';
 import { sampleInvoice } from './sample.ts';
-import { assertWellFormedXml, xsdErrors } from './test-utils.ts';
 import { escapeXml, renderInvoiceXml } from './xml.ts';
 
 /** Text of every `<tag>…</tag>` (and '' for `<tag/>`), in document order. */

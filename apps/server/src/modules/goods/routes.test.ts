@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, demoIds, login } from '../../../test/helper.ts';
 import { download, readRows, upload, workbook } from '../../../test/xlsx-helpers.ts';
 import { clients, goods, orgs, taxClassCodes } from '../../db/schema/index.ts';
-import { HOTEL_GOODS, SOFTWARE_GOODS } from '../../db/seed/catalog.ts';
+import { HOTEL_GOODS, SOFTWARE_GOODS } from '../../seed/catalog.ts';
 import { goodsValues } from './service.ts';
 import { TAX_CLASS_SEED } from './tax-class-data.ts';
 

@@ -1,9 +1,15 @@
 import { inArray, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  type Fixture,
+  invoicingFixture,
+  line,
+  newInvoice,
+  payload,
+} from '../../../test/fixtures/invoices.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { channelSandboxIssues, invoices } from '../../db/schema/index.ts';
 import { issueAtOnce } from './at-once.ts';
-import { type Fixture, invoicingFixture, line, newInvoice, payload } from './test-fixtures.ts';
 
 /**
  * The group commit (at-once.ts) as the channel sees it: concurrent 数电 invoices of one business,

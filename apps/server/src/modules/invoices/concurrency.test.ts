@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { invoices } from '../../db/schema/index.ts';
-import { type Fixture, invoicingFixture, payload } from './test-fixtures.ts';
 
 describe('concurrent issuing on one device', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

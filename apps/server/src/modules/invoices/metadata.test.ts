@@ -1,9 +1,9 @@
 import { CODE, INVOICE_CODE, INVOICE_TYPES, SESSION_CODE } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { authorityRules, clientStores, clients, orgs } from '../../db/schema/index.ts';
-import { type Fixture, invoicingFixture, payload } from './test-fixtures.ts';
 
 describe('device and invoice-type metadata', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

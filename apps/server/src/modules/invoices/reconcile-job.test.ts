@@ -1,10 +1,10 @@
 import { INVOICE_CODE, invoiceQrText } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { invoices } from '../../db/schema/index.ts';
 import { RECONCILE_JOB } from './index.ts';
-import { type Fixture, invoicingFixture, payload } from './test-fixtures.ts';
 
 describe('reconciliation job (pg-boss)', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

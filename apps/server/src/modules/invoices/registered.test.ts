@@ -1,9 +1,9 @@
 import { CODE, INVOICE_CODE } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { invoicingFixture, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
 import { invoiceEvents, invoices, users } from '../../db/schema/index.ts';
-import { invoicingFixture, payload } from './test-fixtures.ts';
 
 /**
  * The issuing routes (routes.ts) in an app built inside the test, so that a mutation of what is

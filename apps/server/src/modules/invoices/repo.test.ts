@@ -1,10 +1,10 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, newInvoice, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { invoiceEvents, invoices } from '../../db/schema/index.ts';
 import { insertIssuing, issuedQrSql } from './issue-repo.ts';
 import { transition } from './repo.ts';
-import { type Fixture, invoicingFixture, newInvoice, payload } from './test-fixtures.ts';
 
 /**
  * The statements of issuing called directly (repo.ts, issue-repo.ts): the two-step insert as a

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { BlueInvoiceRequest } from '@kaipiao/shared';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { payload } from '../../../test/fixtures/invoices.ts';
 import { requestHash } from './repo.ts';
-import { payload } from './test-fixtures.ts';
 
 /** The canonical form every stored request_hash was made with (the first implementation). */
 function referenceCanonical(v: unknown): string {

@@ -1,8 +1,8 @@
 import { INVOICE_CODE, ratesFor, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, line, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
-import { type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
 
 /**
  * The issue result and reconciliation by serial stay within the caller's stores (issue 22: "a

@@ -10,14 +10,20 @@ import {
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../../test/clock.ts';
+import { xsdErrors } from '../../../test/fixtures/documents.ts';
+import {
+  BUYER_TAX_CODE,
+  type Fixture,
+  invoicingFixture,
+  line,
+  payload,
+} from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { allocateInvoiceNumbers, makeCheckCode } from '../../channels/numbers.ts';
 import { invoiceEvents, invoiceLines, invoices } from '../../db/schema/index.ts';
 import { loadInvoiceDoc } from '../documents/model.ts';
-import { xsdErrors } from '../documents/test-utils.ts';
 import { renderInvoiceXml } from '../documents/xml.ts';
 import { drainInvoiceHooks, type InvoiceIssuedHook, onInvoiceIssued } from './hooks.ts';
-import { BUYER_TAX_CODE, type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
 
 describe('POST /v3/online-invoicing/blue', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

@@ -10,14 +10,14 @@ import {
 } from '@kaipiao/shared';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Fixture, invoicingFixture, line, payload } from '../../../test/fixtures/invoices.ts';
+import { redKit } from '../../../test/fixtures/red-info.ts';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
 import { holdLock, raceBehindLock } from '../../../test/race.ts';
 import { allocateInvoiceNumbers } from '../../channels/numbers.ts';
 import { invoiceEvents, invoices, users } from '../../db/schema/index.ts';
-import { redKit } from '../red-info/test-kit.ts';
 import { drainInvoiceHooks, type IssuedFacts, onInvoiceIssued } from './hooks.ts';
 import { issueBlue, reconcileInvoices, STALE_ISSUING_MS, UNKNOWN_MESSAGE } from './service.ts';
-import { type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
 
 /**
  * The paths of issuing (service.ts) that a plain issue never takes: what the channel's refusals,

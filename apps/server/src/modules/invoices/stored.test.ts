@@ -1,10 +1,10 @@
 import { INVOICE_CODE } from '@kaipiao/shared';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, line, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { invoices } from '../../db/schema/index.ts';
 import { drainInvoiceHooks } from './hooks.ts';
-import { type Fixture, invoicingFixture, line, payload } from './test-fixtures.ts';
 
 /**
  * What an issued invoice keeps of its request (invoices/service.ts issueBlue): the block of each

@@ -1,6 +1,6 @@
 import { type BlueInvoiceRequest, blueInvoiceRequestSchema, MONEY_MSG, usccCheckChar } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
-import { BUYER_TAX_CODE, line, payload } from './test-fixtures.ts';
+import { BUYER_TAX_CODE, line, payload } from '../../../test/fixtures/invoices.ts';
 import { maxLines, validateBlue } from './validate.ts';
 
 /**

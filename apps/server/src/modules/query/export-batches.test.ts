@@ -5,10 +5,10 @@ import { EXPORT_PDF_MAX, QUERY_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, insertCopies, insertFixtures } from '../../../test/fixtures/query.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { unzipFile } from '../../../test/zip.ts';
 import { type PdfSource, runExport } from './export-runner.ts';
-import { type Fixture, insertCopies, insertFixtures } from './test-fixtures.ts';
 
 /**
  * Exports larger than one keyset batch (500 rows): every match written once, in order, across

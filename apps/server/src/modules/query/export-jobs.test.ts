@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, insertFixtures } from '../../../test/fixtures/query.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { EXPORT_SWEEP_JOB } from './export-sweep.ts';
 import { EXPORT_JOB } from './exports.ts';
-import { type Fixture, insertFixtures } from './test-fixtures.ts';
 
 /**
  * With jobs on (pg-boss), an export is a queued job (retried once, expiring after an hour) that a

@@ -11,10 +11,10 @@ import {
 } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Fixture, insertFixtures } from '../../../test/fixtures/query.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { describeFilters, tooManyToExport } from './exports.ts';
-import { type Fixture, insertFixtures } from './test-fixtures.ts';
 
 describe('what an export record says it covers (describeFilters)', () => {
   it('names every filter, in order, and 全部发票 when there is none', () => {

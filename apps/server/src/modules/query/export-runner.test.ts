@@ -5,10 +5,10 @@ import { INVOICE_TYPES } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, insertFixtures } from '../../../test/fixtures/query.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { unzipFile } from '../../../test/zip.ts';
 import { ExportFailure, type PdfSource, runExport } from './export-runner.ts';
-import { type Fixture, insertFixtures } from './test-fixtures.ts';
 
 /**
  * One export run to its end (export-runner.ts), called as the job calls it: the Excel workbook's

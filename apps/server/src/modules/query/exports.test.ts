@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, insertFixtures } from '../../../test/fixtures/query.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
-import { type Fixture, insertFixtures } from './test-fixtures.ts';
 
 type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 

@@ -1,10 +1,10 @@
 import { LIBRARY_COUNT_CAP, SMALL_SCALE_3_PERCENT_REASONS, SPECIFIC_BUSINESS } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, insertCopies, insertFixtures } from '../../../test/fixtures/query.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import type { ListRow } from './library-sql.ts';
 import { getInvoiceDetail, listInvoices, toInvoiceRow } from './repo.ts';
-import { type Fixture, insertCopies, insertFixtures } from './test-fixtures.ts';
 
 /** The library's reads called directly (query/repo.ts): the row shape, the count cap, the detail's parts. */
 

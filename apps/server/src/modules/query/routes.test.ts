@@ -1,8 +1,8 @@
 import { CODE, SESSION_CODE } from '@kaipiao/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, insertFixtures } from '../../../test/fixtures/query.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { invoiceFiles } from '../../db/schema/index.ts';
-import { type Fixture, insertFixtures } from './test-fixtures.ts';
 
 describe('invoice library', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

@@ -2,10 +2,10 @@ import { beijingDay, CODE, REALNAME_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../../test/clock.ts';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { clients, orgs, realnameSessions, taxDevices } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 
 describe('real-name routes (sandbox bureau)', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

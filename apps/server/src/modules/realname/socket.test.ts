@@ -2,8 +2,8 @@ import type { WebSocket } from '@fastify/websocket';
 import { AUTH_STATUS } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 
 type Msg = { type: string; device_id?: number; auth_status?: number; qr_code?: string; auth_type?: number };
 

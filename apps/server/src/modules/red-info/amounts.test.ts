@@ -1,9 +1,9 @@
 import { RED_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, line } from '../../../test/fixtures/invoices.ts';
+import { type RedKit, redKit, refusal } from '../../../test/fixtures/red-info.ts';
 import { buildTestApp } from '../../../test/helper.ts';
-import { type Fixture, invoicingFixture, line } from '../invoices/test-fixtures.ts';
-import { type RedKit, redKit, refusal } from './test-kit.ts';
 
 /** A goods line (classification 1…): 13% 键盘. */
 const goods = (amountWithTax: string, quantity: string | null = null) =>

@@ -2,11 +2,11 @@ import { beijingCompactDay, CODE, INVOICE_TYPES, RED_CODE } from '@kaipiao/share
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClock, testClock } from '../../../test/clock.ts';
+import { type Fixture, invoicingFixture, line } from '../../../test/fixtures/invoices.ts';
+import { type RedKit, redKit } from '../../../test/fixtures/red-info.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
 import { drainInvoiceHooks, type IssuedFacts, onInvoiceIssued } from '../invoices/hooks.ts';
-import { type Fixture, invoicingFixture, line } from '../invoices/test-fixtures.ts';
-import { type RedKit, redKit } from './test-kit.ts';
 
 /**
  * What a red form and its red invoice leave behind (service.ts, repo.ts): the view's fields, the

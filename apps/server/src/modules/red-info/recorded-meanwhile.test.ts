@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
+import { type RedKit, redKit } from '../../../test/fixtures/red-info.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { holdLock } from '../../../test/race.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-import { type RedKit, redKit } from './test-kit.ts';
 
 /**
  * A red invoice whose outcome another process records while the bureau is still being asked (a

@@ -1,16 +1,16 @@
 import { invoiceQrText, RED_CODE } from '@kaipiao/shared';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { xsdErrors } from '../../../test/fixtures/documents.ts';
+import { type Fixture, invoicingFixture, line, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
 import { invoiceEvents, invoices, redForms } from '../../db/schema/index.ts';
-import { seedDemoHistory } from '../../db/seed/demo-history.ts';
-import { seedDemoRedForms } from '../../db/seed/red-forms.ts';
+import { seedDemoHistory } from '../../seed/demo-history.ts';
+import { seedDemoRedForms } from '../../seed/red-forms.ts';
 import { loadInvoiceDoc } from '../documents/model.ts';
-import { xsdErrors } from '../documents/test-utils.ts';
 import { renderInvoiceXml } from '../documents/xml.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
-import { type Fixture, invoicingFixture, line, payload } from '../invoices/test-fixtures.ts';
 import { expirePending } from './repo.ts';
 
 describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', () => {

@@ -1,9 +1,9 @@
 import { RED_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, payload } from '../../../test/fixtures/invoices.ts';
+import { type RedKit, redKit, refusal } from '../../../test/fixtures/red-info.ts';
 import { buildTestApp } from '../../../test/helper.ts';
-import { type Fixture, invoicingFixture, payload } from '../invoices/test-fixtures.ts';
-import { type RedKit, redKit, refusal } from './test-kit.ts';
 
 /**
  * What a red form may do in each state (domain.md §3.3; service.ts): only 01 / 04 (确认单) and

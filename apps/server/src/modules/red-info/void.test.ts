@@ -1,9 +1,9 @@
 import { RED_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Fixture, invoicingFixture, line, payload } from '../../../test/fixtures/invoices.ts';
+import { type RedKit, redKit, refusal } from '../../../test/fixtures/red-info.ts';
 import { buildTestApp } from '../../../test/helper.ts';
-import { type Fixture, invoicingFixture, line, payload } from '../invoices/test-fixtures.ts';
-import { type RedKit, redKit, refusal } from './test-kit.ts';
 
 /**
  * 作废 (domain.md §3.1; service.ts voidInvoice, shared voidRefusal): a blue paper invoice, in the

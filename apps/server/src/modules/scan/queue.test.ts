@@ -1,12 +1,12 @@
 import { CODE, INVOICE_CODE, messageFor, SCAN_CODE } from '@kaipiao/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
+import { buyer, type ConsoleOpts, item, resetScanLimits, scanCallers } from '../../../test/fixtures/scan.ts';
 import { buildTestApp, DEMO } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
 import { clientStores, invoices, outbox, scanRequests, scanSettings } from '../../db/schema/index.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-import { buyer, type ConsoleOpts, item, resetScanLimits, scanCallers } from './test-utils.ts';
 
 type Code = {
   id: number;

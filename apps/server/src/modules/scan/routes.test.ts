@@ -4,14 +4,14 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock } from '../../../test/clock.ts';
+import { BUYER_TAX_CODE, type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
+import { buyer, item, resetScanLimits, scanCallers } from '../../../test/fixtures/scan.ts';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
 import { invoices, outbox, scanCodes, scanRequests, scanSettings } from '../../db/schema/index.ts';
-import { seedDemoScan } from '../../db/seed/scan.ts';
+import { seedDemoScan } from '../../seed/scan.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
-import { BUYER_TAX_CODE, type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
 import { PUBLIC_LIMITS } from './public-routes.ts';
-import { buyer, item, resetScanLimits, scanCallers } from './test-utils.ts';
 
 describe('scan-to-invoice and the audit queue', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

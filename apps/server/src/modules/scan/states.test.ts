@@ -1,10 +1,10 @@
 import { INVOICE_CODE, SCAN_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
+import { buyer, type ConsoleOpts, item, resetScanLimits, scanCallers } from '../../../test/fixtures/scan.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { drainInvoiceHooks } from '../invoices/hooks.ts';
-import { type Fixture, invoicingFixture } from '../invoices/test-fixtures.ts';
-import { buyer, type ConsoleOpts, item, resetScanLimits, scanCallers } from './test-utils.ts';
 
 /** The exact messages of the scan refusals (packages/shared errors/messages.ts). */
 const SCAN_MSG_OF: Record<number, string> = {

@@ -1,10 +1,10 @@
 import { SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fillTemplate, invoiceRow, lineRow } from '../../../test/fixtures/batches.ts';
+import { type Fixture, invoicingFixture, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call, type Json } from '../../../test/helper.ts';
 import { upload } from '../../../test/xlsx-helpers.ts';
-import { fillTemplate, invoiceRow, lineRow } from '../batches/test-utils.ts';
-import { type Fixture, invoicingFixture, payload } from '../invoices/test-fixtures.ts';
 
 /**
  * Store scope on every "by id" read in the all-stores summary (issue 22). test/scope-matrix.test.ts

@@ -1,10 +1,10 @@
 import { beijingDay, CODE, invoiceQrText } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, insertFixtures, SOFTWARE_TOTALS } from '../../../test/fixtures/query.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
-import { seedDemoHistory } from '../../db/seed/demo-history.ts';
 import { BEIJING_TZ } from '../../lib/beijing-sql.ts';
-import { type Fixture, insertFixtures, SOFTWARE_TOTALS } from '../query/test-fixtures.ts';
+import { seedDemoHistory } from '../../seed/demo-history.ts';
 
 describe('invoice statistics', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, DEMO, demoIds, login } from '../../../test/helper.ts';
 import { download, readRows, upload, workbook } from '../../../test/xlsx-helpers.ts';
 import { authorityRules, buyerTitles, clients, orgs } from '../../db/schema/index.ts';
-import { SOFTWARE_TITLES } from '../../db/seed/catalog.ts';
+import { SOFTWARE_TITLES } from '../../seed/catalog.ts';
 import { recordTitleUse } from './service.ts';
 
 const VALID = '91110000600037341L'; // domain.md §5.1 worked example

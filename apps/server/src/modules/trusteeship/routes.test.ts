@@ -1,9 +1,9 @@
 import { INVOICE_CODE, SESSION_CODE, TRUST_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, invoicingFixture, line, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
-import { seedDemoTrusteeship } from '../../db/seed/trusteeship.ts';
-import { type Fixture, invoicingFixture, line, payload } from '../invoices/test-fixtures.ts';
+import { seedDemoTrusteeship } from '../../seed/trusteeship.ts';
 
 describe('trusteeship (/v3/trusteeship/*)', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;

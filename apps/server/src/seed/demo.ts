@@ -1,7 +1,6 @@
 import { MENU } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
-import { hashPassword } from '../../lib/crypto.ts';
-import type { Db } from '../client.ts';
+import type { Db } from '../db/client.ts';
 import {
   authorityRules,
   clientStores,
@@ -12,7 +11,8 @@ import {
   orgs,
   users,
   wecomUsers,
-} from '../schema/index.ts';
+} from '../db/schema/index.ts';
+import { hashPassword } from '../lib/crypto.ts';
 import { seedDemoCatalog } from './catalog.ts';
 import { seedDemoFilings } from './demo-filings.ts';
 import { seedDemoHistory } from './demo-history.ts';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { buildTestApp, DEMO } from '../../../test/helper.ts';
-import { hashPassword } from '../../lib/crypto.ts';
-import { users } from '../schema/index.ts';
+import { buildTestApp, DEMO } from '../../test/helper.ts';
+import { users } from '../db/schema/index.ts';
+import { hashPassword } from '../lib/crypto.ts';
 import { checkProductionAccounts } from './production-check.ts';
 
 describe('checkProductionAccounts', () => {

@@ -1,8 +1,8 @@
 import { inArray, sql } from 'drizzle-orm';
-import { StartupError } from '../../config/env.ts';
-import { verifyPassword } from '../../lib/crypto.ts';
-import type { Db } from '../client.ts';
-import { users } from '../schema/index.ts';
+import { StartupError } from '../config/env.ts';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema/index.ts';
+import { verifyPassword } from '../lib/crypto.ts';
 import { DEMO } from './demo.ts';
 
 /**

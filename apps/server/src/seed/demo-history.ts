@@ -10,10 +10,10 @@ import {
   usccCheckChar,
 } from '@kaipiao/shared';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { allocateInvoiceNumbers, type DbOrTx, isDigitalType, makeCheckCode } from '../../channels/numbers.ts';
-import { BEIJING_TZ } from '../../lib/beijing-sql.ts';
-import type { Db } from '../client.ts';
-import { clientStores, clients, deviceStores, taxDevices, users } from '../schema/index.ts';
+import { allocateInvoiceNumbers, type DbOrTx, isDigitalType, makeCheckCode } from '../channels/numbers.ts';
+import type { Db } from '../db/client.ts';
+import { clientStores, clients, deviceStores, taxDevices, users } from '../db/schema/index.ts';
+import { BEIJING_TZ } from '../lib/beijing-sql.ts';
 
 /**
  * A year of invoicing history for the demo businesses (issue 3 item 8: the library, statistics and

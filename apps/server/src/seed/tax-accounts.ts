@@ -1,8 +1,7 @@
 import { beijingInstant, beijingMonth, beijingParts } from '@kaipiao/shared';
 import { and, eq, sql } from 'drizzle-orm';
-import { loadEnv } from '../../config/env.ts';
-import { sealSecret } from '../../lib/secret-box.ts';
-import type { Db } from '../client.ts';
+import { loadEnv } from '../config/env.ts';
+import type { Db } from '../db/client.ts';
 import {
   clientStores,
   clients,
@@ -10,7 +9,8 @@ import {
   storeSettings,
   taxAccounts,
   taxDevices,
-} from '../schema/index.ts';
+} from '../db/schema/index.ts';
+import { sealSecret } from '../lib/secret-box.ts';
 
 /**
  * Demo 电子税务局 accounts (issue 5): the software company has a white-listed account logged in and

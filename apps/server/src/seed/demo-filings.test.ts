@@ -1,10 +1,10 @@
 import { beijingInstant, beijingParts } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { buildTestApp, DEMO } from '../../../test/helper.ts';
-import { BEIJING_TZ } from '../../lib/beijing-sql.ts';
-import { filingClock } from '../../modules/devices/filing.ts';
-import { applyFilingLocks } from '../../modules/devices/filing-locks.ts';
+import { buildTestApp, DEMO } from '../../test/helper.ts';
+import { BEIJING_TZ } from '../lib/beijing-sql.ts';
+import { filingClock } from '../modules/devices/filing.ts';
+import { applyFilingLocks } from '../modules/devices/filing-locks.ts';
 import { seedDemoFilings } from './demo-filings.ts';
 import { seedDemoHistory } from './demo-history.ts';
 

@@ -1,7 +1,7 @@
 import { usccCheckChar } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { buyerTitles, clients, goods } from '../schema/index.ts';
+import type { Db } from '../db/client.ts';
+import { buyerTitles, clients, goods } from '../db/schema/index.ts';
 
 /** A USCC with its check character computed (GB 32100-2015), from the first 17 characters. */
 export const uscc = (first17: string) => `${first17}${usccCheckChar(first17)}`;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beijingDay } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import type { Db } from '../db/client.ts';
 import { uscc } from './catalog.ts';
 
 const token = () => randomBytes(18).toString('base64url');

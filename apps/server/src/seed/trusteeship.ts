@@ -1,8 +1,14 @@
 import { and, eq } from 'drizzle-orm';
-import { addNumberRange } from '../../channels/numbers.ts';
-import { hostingLocation } from '../../modules/trusteeship/service.ts';
-import type { Db } from '../client.ts';
-import { clientStores, clients, deviceTrusteeships, taxDevices, trusteeshipGrants } from '../schema/index.ts';
+import { addNumberRange } from '../channels/numbers.ts';
+import type { Db } from '../db/client.ts';
+import {
+  clientStores,
+  clients,
+  deviceTrusteeships,
+  taxDevices,
+  trusteeshipGrants,
+} from '../db/schema/index.ts';
+import { hostingLocation } from '../modules/trusteeship/service.ts';
 
 const HOSTED_DEVICE_NO = '539966778899';
 

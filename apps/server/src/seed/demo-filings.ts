@@ -1,7 +1,7 @@
 import { beijingInstant, beijingParts } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
-import { FILING_KINDS, filingClock, isLiable } from '../../modules/devices/filing.ts';
-import type { Db } from '../client.ts';
+import type { Db } from '../db/client.ts';
+import { FILING_KINDS, filingClock, isLiable } from '../modules/devices/filing.ts';
 
 /**
  * The demo's monthly filing, so that `npm start` keeps issuing after the 15th (domain.md §7.1 lock):

@@ -1,11 +1,11 @@
 import { fixed, invoiceQrText, RED_CONFIRM_HOURS, type RedReason } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
-import { allocateInvoiceNumbers, makeCheckCode } from '../../channels/numbers.ts';
-import { SandboxRedBureau, setBuyerUsed } from '../../channels/red-bureau.ts';
-import { buildRedLines, totalsOf } from '../../modules/red-info/lines.ts';
-import { blueLines, insertForm, takenByLine } from '../../modules/red-info/repo.ts';
-import { insertRedInvoice, settleBlueInDb } from '../../modules/red-info/service.ts';
-import type { Db } from '../client.ts';
+import { allocateInvoiceNumbers, makeCheckCode } from '../channels/numbers.ts';
+import { SandboxRedBureau, setBuyerUsed } from '../channels/red-bureau.ts';
+import type { Db } from '../db/client.ts';
+import { buildRedLines, totalsOf } from '../modules/red-info/lines.ts';
+import { blueLines, insertForm, takenByLine } from '../modules/red-info/repo.ts';
+import { insertRedInvoice, settleBlueInDb } from '../modules/red-info/service.ts';
 
 type Blue = {
   id: number | string;

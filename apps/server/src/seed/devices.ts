@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { addNumberRange } from '../../channels/numbers.ts';
-import type { Db } from '../client.ts';
-import { clientStores, clients, deviceStores, taxDevices } from '../schema/index.ts';
+import { addNumberRange } from '../channels/numbers.ts';
+import type { Db } from '../db/client.ts';
+import { clientStores, clients, deviceStores, taxDevices } from '../db/schema/index.ts';
 
 type DeviceSeed = {
   key: string;
