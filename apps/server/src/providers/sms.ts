@@ -1,3 +1,4 @@
+import { maskPhone } from '@kaipiao/shared';
 import type { Db } from '../db/client.ts';
 import { outbox } from '../db/schema/index.ts';
 
@@ -19,14 +20,11 @@ export function createSandboxSms(db: Db, log: (line: string) => void = console.l
   };
 }
 
-/** 138****0001: enough to tell messages apart in a log, not a number to collect. */
-export const maskMobile = (mobile: string) =>
-  mobile.length >= 7 ? `${mobile.slice(0, 3)}****${mobile.slice(-4)}` : '****';
-
 /**
  * A real SMS gateway behind a small HTTP contract (KAIPIAO_SMS_URL): `POST {"mobile","content"}`
  * as JSON, `Authorization: Bearer <token>` when a token is set; any 2xx is delivered. Neither the
- * content nor the code is written anywhere (no outbox row, the log shows a masked number only).
+ * content nor the code is written anywhere (no outbox row, the log shows the number masked by the shared
+ * `maskPhone`, 138****0009).
  */
 export function createHttpSms(
   url: string,
@@ -46,10 +44,10 @@ export function createHttpSms(
       });
       await res.arrayBuffer().catch(() => undefined);
       if (!res.ok) {
-        log(`[sms] to ${maskMobile(msg.mobile)} FAILED: HTTP ${res.status}`);
+        log(`[sms] to ${maskPhone(msg.mobile)} FAILED: HTTP ${res.status}`);
         throw new Error(`sms gateway: HTTP ${res.status}`);
       }
-      log(`[sms] sent to ${maskMobile(msg.mobile)}`);
+      log(`[sms] sent to ${maskPhone(msg.mobile)}`);
     },
   };
 }

@@ -52,9 +52,3 @@ export const REAL_NAME_LIMITS = {
 export function isRealNameSmsMode(channel: string, authWay: string): boolean {
   return authWay === AUTH_WAY.sms && (REAL_NAME_SMS_CHANNELS as readonly string[]).includes(channel);
 }
-
-/** spec §2: characters 4 to 7 of the phone shown as stars (176****2696). */
-export function maskRealNamePhone(phone: string): string {
-  if (phone.length < 7) return phone;
-  return `${phone.slice(0, 3)}****${phone.slice(7)}`;
-}

@@ -97,6 +97,11 @@ describe('maskPhone', () => {
   it('leaves values too short to mask', () => {
     expect(maskPhone('12345')).toBe('12345');
   });
+  it("is the real-name dialog's masking too: characters 4 to 7 as stars on a mobile (spec §2)", () => {
+    const mobile = '17612342696';
+    expect(maskPhone(mobile)).toBe(`${mobile.slice(0, 3)}****${mobile.slice(7)}`);
+    expect(maskPhone(mobile)).toBe('176****2696');
+  });
 });
 
 describe('isWeakPassword', () => {

@@ -23,7 +23,9 @@ export function isWeakPassword(password: string): boolean {
   return classes < 3 || /(.)\1{3,}/.test(password);
 }
 
-// spec §5 phone masking: first 3 and last 4 shown.
+// spec §5 phone masking: first 3 and last 4 shown (176****2696), the one masking of every phone the
+// console shows or logs: the real-name dialog (spec §2 "characters 4 to 7 as stars", the same on an
+// 11-digit number), user info, tax accounts, the SMS gateway's log lines.
 export function maskPhone(mobile: string): string {
   // Stryker disable next-line EqualityOperator: a 7-character number has no middle to mask: the same string either way
   if (mobile.length < 7) return mobile;

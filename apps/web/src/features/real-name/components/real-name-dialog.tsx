@@ -4,7 +4,7 @@ import {
   CODE,
   isRealNameSmsMode,
   MSG,
-  maskRealNamePhone,
+  maskPhone,
   REAL_NAME_DIALOG_WIDTH,
   REAL_NAME_RESEND_SECONDS,
 } from '@kaipiao/shared';
@@ -237,7 +237,7 @@ export function RealNameDialog({ open, data, onClose, onSuccess, afterClose }: R
             tax_account: data.tax_account,
             tax_password: MASKED_PASSWORD,
             phone: data.tax_mobile,
-            encryPhone: maskRealNamePhone(data.tax_mobile),
+            encryPhone: maskPhone(data.tax_mobile),
             sms_code: '',
           }}
         >
