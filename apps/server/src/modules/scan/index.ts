@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type InvoiceIssuedHook, onInvoiceIssued } from '../invoices/hooks.ts';
 import { scanPublicRoutes } from './public-routes.ts';
+import { markIssued } from './requests.ts';
 import { scanRoutes } from './routes.ts';
-import { markIssued } from './service.ts';
 
 /** An invoice issued later (reconciliation of an unknown outcome) moves its scan request on. */
-// scan requests issue under SCAN-… serials (service.ts); other invoices need no query
+// scan requests issue under SCAN-… serials (requests.ts); other invoices need no query
 const settleScanRequest: InvoiceIssuedHook = async (app, invoiceId, opts) => {
   if (opts.serialNo !== undefined && !opts.serialNo.startsWith('SCAN-')) return;
   await markIssued(app, invoiceId);

@@ -18,7 +18,7 @@ import { ok, reply200 } from '../../lib/envelope.ts';
 import { addHit } from '../../lib/rate-counter.ts';
 import { contentDisposition } from '../documents/routes.ts';
 import { CONTENT_TYPES, ensureInvoiceFiles } from '../documents/service.ts';
-import * as service from './service.ts';
+import * as buyer from './buyer.ts';
 
 /** Per-IP limits of the public calls (fixed one-minute windows kept in PostgreSQL). */
 export const PUBLIC_LIMITS = { read: 120, search: 30, submit: 10 } as const;
@@ -41,7 +41,7 @@ export const scanPublicRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub, schema: { querystring: publicCodeQuerySchema, response: reply200(publicCodeSchema) } },
     async (req) => {
       await limit(req, 'read');
-      return ok(await service.publicCode(app.db, req.query.token));
+      return ok(await buyer.publicCode(app.db, req.query.token));
     },
   );
 
@@ -54,9 +54,9 @@ export const scanPublicRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       await limit(req, 'search');
       // only someone holding a live code may search: active (publicCode) and not expired
-      const code = await service.publicCode(app.db, req.query.token);
+      const code = await buyer.publicCode(app.db, req.query.token);
       if (code.expired) throw new AppError(SCAN_CODE.CODE_EXPIRED);
-      return ok(await service.searchTitles(app.db, req.query.keyword));
+      return ok(await buyer.searchTitles(app.db, req.query.keyword));
     },
   );
 
@@ -65,7 +65,7 @@ export const scanPublicRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub, schema: { body: publicSubmitBodySchema, response: reply200(publicSubmitResultSchema) } },
     async (req) => {
       await limit(req, 'submit');
-      return ok(await service.submitRequest(app, req.body, req.ip), '提交成功');
+      return ok(await buyer.submitRequest(app, req.body, req.ip), '提交成功');
     },
   );
 
@@ -77,7 +77,7 @@ export const scanPublicRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       await limit(req, 'read');
-      return ok(await service.publicRequest(app.db, req.query.token));
+      return ok(await buyer.publicRequest(app.db, req.query.token));
     },
   );
 
@@ -86,7 +86,7 @@ export const scanPublicRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: pub, schema: { querystring: publicRequestQuerySchema } },
     async (req, reply) => {
       await limit(req, 'read');
-      const { clientId, invoiceId } = await service.publicInvoice(app.db, req.query.token);
+      const { clientId, invoiceId } = await buyer.publicInvoice(app.db, req.query.token);
       // Stryker disable next-line OptionalChaining: publicInvoice has refused a request without an issued invoice
       const file = (await ensureInvoiceFiles(app.db, clientId, invoiceId, ['pdf']))?.get('pdf');
       // Stryker disable next-line ConditionalExpression: as above (documents exist for every issued invoice)

@@ -22,7 +22,9 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
 import { assertEmployeeStore } from '../../lib/scope.ts';
-import * as service from './service.ts';
+import * as codes from './codes.ts';
+import * as requests from './requests.ts';
+import * as settings from './settings.ts';
 
 /** The QR pages (spec §2 /invoice/qrcode, /hotel/invoice/qrcode; hotel order codes from /hotel/invoice/order). */
 export const QR_MENUS = ['/invoice/qrcode', '/hotel/invoice/qrcode', '/hotel/invoice/order'] as const;
@@ -38,14 +40,14 @@ const storeActor = (req: FastifyRequest) => ({
   // Stryker disable next-line OptionalChaining: every console route runs with a session (plugins/auth)
   userId: req.session?.userId ?? null,
 });
-const actor = (req: FastifyRequest): service.Actor => ({
+const actor = (req: FastifyRequest): requests.Actor => ({
   clientId: req.access!.clientId,
   storeIds: req.access!.storeIds,
   // Stryker disable next-line OptionalChaining: every console route runs with a session (plugins/auth)
   userId: req.session?.userId ?? null,
 });
 /** Approving and rejecting act for the selected store (the summary view is read-only: 10688). */
-const storeOnly = (req: FastifyRequest): service.Actor => ({ ...actor(req), storeIds: new Set([req.sid!]) });
+const storeOnly = (req: FastifyRequest): requests.Actor => ({ ...actor(req), storeIds: new Set([req.sid!]) });
 
 /** Console side of scan-to-invoice: settings, codes (PNG), the audit queue. */
 export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -56,13 +58,13 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/scan-code/settings',
     { config: qr, schema: { response: reply200(scanSettingsSchema) } },
-    async (req) => ok(await service.getSettings(app.db, req.access!.clientId, req.sid!)),
+    async (req) => ok(await settings.getSettings(app.db, req.access!.clientId, req.sid!)),
   );
 
   app.post(
     '/v3/scan-code/settings',
     { config: qr, schema: { body: scanSettingsBodySchema, response: reply200(scanSettingsSchema) } },
-    async (req) => ok(await service.saveSettings(app.db, storeActor(req), req.body)),
+    async (req) => ok(await settings.saveSettings(app.db, storeActor(req), req.body)),
   );
 
   app.get(
@@ -71,19 +73,19 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
       config: qr,
       schema: { querystring: scanCodeListQuerySchema, response: reply200(pageOf(scanCodeSchema)) },
     },
-    async (req) => ok(await service.listCodes(app.db, storeActor(req), req.query)),
+    async (req) => ok(await codes.listCodes(app.db, storeActor(req), req.query)),
   );
 
   app.post(
     '/v3/scan-code/create-counter',
     { config: qr, schema: { body: createCounterBodySchema, response: reply200(scanCodeSchema) } },
-    async (req) => ok(await service.createCounter(app.db, storeActor(req), req.body.name)),
+    async (req) => ok(await codes.createCounter(app.db, storeActor(req), req.body.name)),
   );
 
   app.post(
     '/v3/scan-code/create-order',
     { config: qr, schema: { body: createOrderBodySchema, response: reply200(scanCodeSchema) } },
-    async (req) => ok(await service.createOrder(app.db, storeActor(req), req.body, app.clock())),
+    async (req) => ok(await codes.createOrder(app.db, storeActor(req), req.body, app.clock())),
   );
 
   app.post(
@@ -92,7 +94,7 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: QR_MENUS, scope: 'store' },
       schema: { body: scanCodeIdSchema, response: reply200(scanCodeSchema) },
     },
-    async (req) => ok(await service.disableCode(app.db, actor(req), req.body.id)),
+    async (req) => ok(await codes.disableCode(app.db, actor(req), req.body.id)),
   );
 
   // the printable / downloadable QR: a PNG of the buyer's URL
@@ -100,10 +102,10 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/scan-code/image',
     { config: { menu: QR_MENUS, scope: 'store' }, schema: { querystring: scanCodeImageQuerySchema } },
     async (req, reply) => {
-      const code = await service.findCode(app.db, req.scope!.clientId, req.query.id);
+      const code = await codes.findCode(app.db, req.scope!.clientId, req.query.id);
       if (!code) throw new AppError(SCAN_CODE.CODE_NOT_FOUND);
       assertEmployeeStore(req.scope!, code.store_id);
-      const png = await service.codePng(origin(req), code.token);
+      const png = await codes.codePng(origin(req), code.token);
       const label =
         code.kind === 'order'
           ? `订单码_${code.order_no}`
@@ -128,7 +130,7 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) =>
       ok(
-        await service.listRequests(
+        await requests.listRequests(
           app.db,
           // Stryker disable next-line UnaryOperator: plugins/auth sets req.sid on every store route (-1 for all stores), so the fallback is never read
           { clientId: req.access!.clientId, storeIds: req.access!.storeIds, sid: req.sid ?? -1 },
@@ -140,7 +142,7 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/scan-audit/detail',
     { config: audit, schema: { querystring: scanCodeIdSchema, response: reply200(scanRequestSchema) } },
-    async (req) => ok(await service.requestDetail(app.db, actor(req), req.query.id)),
+    async (req) => ok(await requests.requestDetail(app.db, actor(req), req.query.id)),
   );
 
   app.post(
@@ -153,20 +155,20 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const status = await service.approveRequest(app, storeOnly(req), req.body);
-      return ok({ status, request: await service.requestDetail(app.db, storeOnly(req), req.body.id) });
+      const status = await requests.approveRequest(app, storeOnly(req), req.body);
+      return ok({ status, request: await requests.requestDetail(app.db, storeOnly(req), req.body.id) });
     },
   );
 
   app.post(
     '/v3/scan-audit/bulk-approve',
     { config: act, schema: { body: bulkApproveBodySchema, response: reply200(bulkApproveResultSchema) } },
-    async (req) => ok(await service.bulkApprove(app, storeOnly(req), req.body.ids)),
+    async (req) => ok(await requests.bulkApprove(app, storeOnly(req), req.body.ids)),
   );
 
   app.post(
     '/v3/scan-audit/reject',
     { config: act, schema: { body: rejectBodySchema, response: reply200(scanRequestSchema) } },
-    async (req) => ok(await service.rejectRequest(app, storeOnly(req), req.body)),
+    async (req) => ok(await requests.rejectRequest(app, storeOnly(req), req.body)),
   );
 };
