@@ -35,14 +35,14 @@ const pageOf = <T extends z.ZodType>(item: T) => z.object({ list: z.array(item),
 
 const origin = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 const storeActor = (req: FastifyRequest) => ({
-  clientId: req.access!.clientId,
+  clientId: req.scope!.clientId,
   storeId: req.sid!,
   // Stryker disable next-line OptionalChaining: every console route runs with a session (plugins/auth)
   userId: req.session?.userId ?? null,
 });
 const actor = (req: FastifyRequest): requests.Actor => ({
-  clientId: req.access!.clientId,
-  storeIds: req.access!.storeIds,
+  clientId: req.scope!.clientId,
+  storeIds: req.scope!.permittedStoreIds,
   // Stryker disable next-line OptionalChaining: every console route runs with a session (plugins/auth)
   userId: req.session?.userId ?? null,
 });
@@ -58,7 +58,7 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/scan-code/settings',
     { config: qr, schema: { response: reply200(scanSettingsSchema) } },
-    async (req) => ok(await settings.getSettings(app.db, req.access!.clientId, req.sid!)),
+    async (req) => ok(await settings.getSettings(app.db, req.scope!.clientId, req.sid!)),
   );
 
   app.post(
@@ -133,7 +133,7 @@ export const scanRoutes: FastifyPluginAsyncZod = async (app) => {
         await requests.listRequests(
           app.db,
           // Stryker disable next-line UnaryOperator: plugins/auth sets req.sid on every store route (-1 for all stores), so the fallback is never read
-          { clientId: req.access!.clientId, storeIds: req.access!.storeIds, sid: req.sid ?? -1 },
+          { clientId: req.scope!.clientId, storeIds: req.scope!.permittedStoreIds, sid: req.sid ?? -1 },
           req.query,
         ),
       ),
