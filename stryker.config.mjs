@@ -95,7 +95,16 @@ export const MODULES = {
     config: 'apps/server/vitest.config.ts',
     tests: ['src/modules/scan/*.test.ts'],
     concurrency: 1,
-    mutate: src('apps/server/src/modules/scan', ['service.ts', 'routes.ts', 'public-routes.ts']),
+    mutate: src('apps/server/src/modules/scan', [
+      'settings.ts',
+      'codes.ts',
+      'buyer.ts',
+      'requests.ts',
+      'repo.ts',
+      'requests-repo.ts',
+      'routes.ts',
+      'public-routes.ts',
+    ]),
   },
   batches: {
     note: 'batch import: parse, split, build, runner',
