@@ -53,17 +53,16 @@ describe('sandbox channel controls (/v3/dev/channel/…)', () => {
       totalAmount: '100.00',
       totalWithTax: '106.00',
     });
-    const noop = { record: async () => undefined };
     const started = Date.now();
-    expect((await channel.issue(req('S-1'), noop)).status).toBe('failed');
+    expect((await channel.issue(req('S-1'))).status).toBe('failed');
     expect(Date.now() - started).toBeGreaterThanOrEqual(19);
-    expect((await channel.issue(req('S-2'), noop)).status).toBe('failed');
-    const third = await channel.issue(req('S-3'), noop);
+    expect((await channel.issue(req('S-2'))).status).toBe('failed');
+    const third = await channel.issue(req('S-3'));
     expect(third).toMatchObject({ status: 'issued', invoiceCode: '' });
     expect(await channel.querySerial({ clientId, serialNo: 'S-3' })).toMatchObject({ state: 'issued' });
     expect(await channel.querySerial({ clientId, serialNo: 'S-1' })).toEqual({ state: 'not_issued' });
     // the bureau answers a repeated serial with the invoice it already made
-    const again = await channel.issue(req('S-3'), noop);
+    const again = await channel.issue(req('S-3'));
     expect(again).toMatchObject({ status: 'issued', invoiceNo: (third as { invoiceNo: string }).invoiceNo });
     await post('reset', { device_id: digital });
   });
@@ -78,16 +77,16 @@ describe('sandbox channel controls (/v3/dev/channel/…)', () => {
       totalAmount: '1.00',
       totalWithTax: '1.06',
     };
-    const a = await channel.issue({ ...req, serialNo: 'R-0' }, { record: async () => undefined });
+    const a = await channel.issueRecorded({ ...req, serialNo: 'R-0' }, { record: async () => undefined });
     await expect(
-      channel.issue(req, {
+      channel.issueRecorded(req, {
         record: async () => {
           throw new Error('caller refused');
         },
       }),
     ).rejects.toThrow('caller refused');
     expect(await channel.querySerial({ clientId, serialNo: 'R-1' })).toEqual({ state: 'not_issued' });
-    const b = await channel.issue({ ...req, serialNo: 'R-2' }, { record: async () => undefined });
+    const b = await channel.issueRecorded({ ...req, serialNo: 'R-2' }, { record: async () => undefined });
     const seq = (o: typeof a) => BigInt((o as { invoiceNo: string }).invoiceNo);
     expect(seq(b) - seq(a)).toBe(1n);
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { TaxChannel } from './port.ts';
 import { SandboxTaxChannel } from './sandbox.ts';
-import type { TaxChannel } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

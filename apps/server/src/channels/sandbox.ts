@@ -4,6 +4,14 @@ import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/app-error.ts';
 import { executePrepared } from '../lib/prepared.ts';
 import { createWalFlusher } from '../lib/wal-flush.ts';
+import type {
+  AtOnceIssued,
+  ChannelBatchRequest,
+  InDatabaseChannel,
+  IssuedSql,
+  IssueRecorder,
+  RecordOutcome,
+} from './in-database.ts';
 import {
   allocateInvoiceNumbers,
   type DbOrTx,
@@ -13,18 +21,13 @@ import {
   makeCheckCode,
 } from './numbers.ts';
 import type {
-  AtOnceIssued,
-  ChannelBatchRequest,
   ChannelFailed,
   ChannelIssueRequest,
   ChannelOutcome,
   ChannelQueryResult,
   DeviceQuota,
   DeviceState,
-  IssuedSql,
-  IssueRecorder,
-  TaxChannel,
-} from './types.ts';
+} from './port.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -69,13 +72,18 @@ const refusal = (code: number): ChannelFailed => ({
   message: messageFor(code),
 });
 
+/** The plain port's caller records nothing inside the channel's transaction. */
+const RECORD_NOTHING: RecordOutcome = async () => undefined;
+
 /**
  * The sandbox tax channel (architecture.md §1): issues real-format numbers from per-device counters
  * and stock ranges, enforces device state, the per-invoice limit and the monthly quota, and can be
- * made slow or faulty per device through `channel_sandbox_controls` (dev routes).
+ * made slow or faulty per device through `channel_sandbox_controls` (dev routes). Its own tables
+ * (`channel_*`, and the device columns it keeps for the bureau) are its business. It implements the
+ * plain port and, sharing our database, the in-database strategies (in-database.ts).
  */
-export class SandboxTaxChannel implements TaxChannel {
-  readonly inDatabase = true;
+export class SandboxTaxChannel implements InDatabaseChannel {
+  readonly inDatabase = true as const;
   /** device → its control row, briefly cached: most issues find no control at all */
   private readonly controls = new Map<number, { at: number; control: Control | null; faulty: boolean }>();
 
@@ -95,7 +103,12 @@ export class SandboxTaxChannel implements TaxChannel {
     this.controls.delete(deviceId);
   }
 
-  async issue(req: ChannelIssueRequest, recorder: IssueRecorder): Promise<ChannelOutcome> {
+  /** The port: issue, and leave the outcome to the caller. */
+  issue(req: ChannelIssueRequest): Promise<ChannelOutcome> {
+    return this.issueRecorded(req, { record: RECORD_NOTHING });
+  }
+
+  async issueRecorded(req: ChannelIssueRequest, recorder: IssueRecorder): Promise<ChannelOutcome> {
     const { record } = recorder;
     const control = await this.takeControl(req.deviceId);
     if (control.latencyMs > 0) await sleep(control.latencyMs);
@@ -194,7 +207,7 @@ export class SandboxTaxChannel implements TaxChannel {
   }
 
   /**
-   * Issues the batch in the caller's statement that creates its invoices (TaxChannel.issueAtOnce),
+   * Issues the batch in the caller's statement that creates its invoices (InDatabaseChannel.issueAtOnce),
    * for a device with no fault or latency configured (the two-step path simulates those). Null
    * when nothing was issued; a concurrent request with one of the serials (unique violation, the
    * whole statement undone) also answers null, and the two-step path then finds its invoice.

@@ -21,13 +21,13 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { deviceStock, isDigitalType } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { IssuingActor } from '../../lib/scope.ts';
+import { assertDeviceUsable } from '../invoices/issue/eligibility.ts';
 import { maxLines } from '../invoices/validate.ts';
 import { buildBatch } from './build.ts';
 import { INVOICE_COLUMNS, LINE_COLUMNS } from './columns.ts';
 import { parseBatchFile } from './parse.ts';
 import * as repo from './repo.ts';
-
-export type Actor = { clientId: number; storeId: number; userId: number | null };
 
 /** Problems listed in a report (the count covers them all). */
 export const REPORT_CAP = 1000;
@@ -63,11 +63,21 @@ async function loadDevice(app: FastifyInstance, clientId: number, storeId: numbe
   return res.rows[0] ?? null;
 }
 
+/** The device rule's binding stage (invoices/issue/eligibility.ts): found, bound to the store, active. */
 function usableDevice(d: DeviceRow | null): DeviceRow {
-  if (!d) throw new AppError(INVOICE_CODE.DEVICE_NOT_FOUND);
-  if (!d.bound) throw new AppError(INVOICE_CODE.DEVICE_NOT_BOUND);
-  if (d.status !== 'active') throw new AppError(INVOICE_CODE.DEVICE_DISABLED);
-  return d;
+  assertDeviceUsable({
+    device_id: d?.id ?? null,
+    bound: d?.bound ?? false,
+    device_status: d?.status ?? null,
+    invoice_types: d?.invoice_types ?? null,
+    online: d?.online ?? null,
+    locked: d?.locked ?? null,
+    per_invoice_limit: d?.per_invoice_limit ?? null,
+    monthly_quota: d?.monthly_quota ?? null,
+    quota_used: d?.quota_used ?? null,
+    stock: 0,
+  });
+  return d!;
 }
 
 const SHEET_ORDER: Record<string, number> = { '': 0, [BATCH_SHEETS.invoices]: 1, [BATCH_SHEETS.lines]: 2 };
@@ -110,7 +120,7 @@ async function assertBookkeeping(app: FastifyInstance, clientId: number) {
  */
 export async function uploadBatch(
   app: FastifyInstance,
-  actor: Actor,
+  actor: IssuingActor,
   opts: { deviceId: number; invoiceType: string; sendEmail: boolean },
   file: { filename: string; buffer: Buffer },
 ): Promise<BatchDryRun> {

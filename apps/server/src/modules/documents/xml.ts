@@ -6,7 +6,7 @@ import { assembleRemark, idTypeName, passengerVehicleName, transportVehicleName 
 
 /**
  * The invoice data file in the bureau's 数电 XML layout, 《数字化电子发票版式及XML规范V5.002》§四, element
- * for element (the structure is written down as `einvoice-v0.36.xsd` beside this file, and every kind
+ * for element (the structure is written down as `apps/server/test/fixtures/einvoice-v0.36.xsd`, and every kind
  * of document we make is validated against it in the tests): root `EInvoice` → `Header` (identity,
  * Version 0.36, fixed and other labels), `EInvoiceData` (seller, buyer, basic information, one
  * `IssuItemInformation` per line, `SpecificInformation`, `AdditionalInformation`),

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, invoicingFixture, newInvoice, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { invoiceEvents, invoices } from '../../db/schema/index.ts';
-import { insertIssuing, issuedQrSql } from './issue-repo.ts';
-import { transition } from './repo.ts';
+import { insertIssuing, issuedQrSql } from './issue/repo.ts';
+import { type InvoiceStatus, mayMove, transition } from './issue/transitions.ts';
 
 /**
  * The statements of issuing called directly (repo.ts, issue-repo.ts): the two-step insert as a
@@ -45,22 +45,42 @@ describe('the issuing statements', () => {
   it('a transition moves an invoice only from the states asked for, with its event', async () => {
     const n = newInvoice(f.ids.software, f.ids.hq, payload(f.ids.digital));
     const id = Number((await insertIssuing(t.db, n))!.new_id);
-    const fail = (from: string[]) =>
+    const fail = (from: ('issuing' | 'unknown')[]) =>
       transition(t.db, {
         id,
         from,
-        set: sql`status = 'failed'`,
+        to: 'failed',
+        set: sql`error_message = 'x'`,
         event: 'failed',
         userId: null,
         detail: { serial_no: n.serialNo },
       });
     // another request or reconciliation got there first: nothing moves, no event
-    expect(await fail(['unknown', 'failed'])).toBe(false);
+    expect(await fail(['unknown'])).toBe(false);
     expect((await rowOf(id)).status).toBe('issuing');
     expect(await eventKinds(id)).toEqual(['created']);
     expect(await fail(['issuing'])).toBe(true);
-    expect((await rowOf(id)).status).toBe('failed');
+    expect(await rowOf(id)).toMatchObject({ status: 'failed', errorMessage: 'x' });
     expect(await eventKinds(id)).toEqual(['created', 'failed']);
+  });
+
+  it('a move the status machine does not allow is refused before any SQL, whatever the caller casts', async () => {
+    const n = newInvoice(f.ids.software, f.ids.hq, payload(f.ids.digital));
+    const id = Number((await insertIssuing(t.db, n))!.new_id);
+    const move = (from: InvoiceStatus[], to: InvoiceStatus) =>
+      transition(t.db, { id, from, to: to as never, event: 'x', userId: null, detail: {} });
+    await expect(move(['issuing'], 'voided')).rejects.toThrow('issuing → voided is not a transition');
+    await expect(move(['issuing', 'failed'], 'issued')).rejects.toThrow('is not a transition');
+    await expect(move([], 'issued')).rejects.toThrow('is not a transition');
+    expect((await rowOf(id)).status).toBe('issuing');
+    expect(await eventKinds(id)).toEqual(['created']);
+    // the table itself: every status a retry, an outcome or reconciliation needs, nothing out of voided
+    expect(mayMove('issuing', 'issued') && mayMove('unknown', 'failed') && mayMove('failed', 'issuing')).toBe(
+      true,
+    );
+    expect(mayMove('voided', 'issued') || mayMove('issued', 'failed') || mayMove('failed', 'issued')).toBe(
+      false,
+    );
   });
 
   it('the at-once statement has a 票面 QR rule for the kinds it issues, and refuses the others', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BlueInvoiceRequest, IssueResult } from '@kaipiao/shared';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
 import type { StoredLine } from './validate.ts';
 
@@ -154,33 +154,3 @@ export type NewInvoice = {
   /** commit without waiting for the WAL flush (the channel flushes before reporting an issue) */
   asyncCommit: boolean;
 };
-
-/**
- * Moves an invoice from one of `from` to a new status with its event, in one statement; false when
- * the invoice was no longer in one of `from` (another request or reconciliation got there first).
- */
-export async function transition(
-  db: DbOrTx,
-  q: {
-    id: number;
-    from: readonly string[];
-    set: SQL;
-    event: string;
-    userId: number | null;
-    detail: Record<string, unknown>;
-  },
-): Promise<boolean> {
-  const from = sql.join(
-    q.from.map((s) => sql`${s}`),
-    sql`, `,
-  );
-  const res = await db.execute(sql`
-    with u as (
-      update invoices set ${q.set}, updated_at = now()
-      where id = ${q.id} and status in (${from})
-      returning id, client_id
-    )
-    insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
-    select id, client_id, ${q.event}, ${q.userId}, ${JSON.stringify(q.detail)}::jsonb from u`);
-  return (res.rowCount ?? 0) > 0;
-}

@@ -15,6 +15,7 @@ import { redKit } from '../../../test/fixtures/red-info.ts';
 import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
 import { holdLock, raceBehindLock } from '../../../test/race.ts';
 import { allocateInvoiceNumbers } from '../../channels/numbers.ts';
+import type { SandboxTaxChannel } from '../../channels/sandbox.ts';
 import { invoiceEvents, invoices, users } from '../../db/schema/index.ts';
 import { drainInvoiceHooks, type IssuedFacts, onInvoiceIssued } from './hooks.ts';
 import { issueBlue, reconcileInvoices, STALE_ISSUING_MS, UNKNOWN_MESSAGE } from './service.ts';
@@ -468,7 +469,7 @@ describe('issuing: the channel call and its answers', () => {
     const body = payload(f.ids.digital);
     expect((await f.issue(body)).json.code).toBe(INVOICE_CODE.CHANNEL_ERROR);
     const row = await rowOf(body.serial_no);
-    const channel = vi.spyOn(t.app.taxChannel, 'issue');
+    const channel = vi.spyOn(t.app.taxChannel as SandboxTaxChannel, 'issueRecorded');
     const results = await raceBehindLock({
       url: t.url,
       lock: 'select id from invoices where id = $1 for update',

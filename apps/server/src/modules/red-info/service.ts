@@ -22,8 +22,9 @@ import { type DbOrTx, isDigitalType } from '../../channels/numbers.ts';
 import type { RedBureau } from '../../channels/red-bureau.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { StoresActor } from '../../lib/scope.ts';
 import { runInvoiceIssuedHooks } from '../invoices/hooks.ts';
-import { transition } from '../invoices/repo.ts';
+import { transition } from '../invoices/issue/transitions.ts';
 import { callChannel } from '../invoices/service.ts';
 import { isoOf } from '../query/scope.ts';
 import { buildRedLines, remainingOf, totalsOf } from './lines.ts';
@@ -51,7 +52,8 @@ declare module 'fastify' {
   }
 }
 
-export type RedActor = RedScope & { userId: number | null };
+/** Who acts on red forms: the business, the stores reached, the user (null for the sandbox bureau's pushes). */
+export type RedActor = StoresActor;
 
 const blueView = (b: BlueRow): RedBlueInfo['blue'] => ({
   invoice_id: Number(b.id),
@@ -327,7 +329,8 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
       const claimed = await transition(tx, {
         id: Number(f.red_invoice_id),
         from: ['failed'],
-        set: sql`status = 'issuing', error_code = null, error_message = null`,
+        to: 'issuing',
+        set: sql`error_code = null, error_message = null`,
         event: 'issuing',
         userId: actor.userId,
         detail: { retry: true, red_form_id: formId },
@@ -493,7 +496,7 @@ export async function voidInvoice(
     await transition(tx, {
       id: q.invoiceId,
       from: ['issued'],
-      set: sql`status = 'voided'`,
+      to: 'voided',
       event: 'voided',
       userId: actor.userId,
       detail: { reason: q.reason },

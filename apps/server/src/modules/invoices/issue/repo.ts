@@ -1,9 +1,10 @@
 import { qrRuleFor } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { IssuedSql } from '../../channels/types.ts';
-import type { Db } from '../../db/client.ts';
-import { executePrepared } from '../../lib/prepared.ts';
-import type { IssueContext, NewInvoice } from './repo.ts';
+import type { IssuedSql } from '../../../channels/in-database.ts';
+import type { Db } from '../../../db/client.ts';
+import { executePrepared } from '../../../lib/prepared.ts';
+import type { IssueContext, NewInvoice } from '../repo.ts';
+import { eligibleSql } from './eligibility.ts';
 
 /**
  * The 票面 QR text in SQL over the channel's CTE `issued`, recorded in the statement that allocates the
@@ -158,12 +159,11 @@ const SELLER = sql.raw(`c.id as client_id, c.name as seller_name, c.tax_code as 
  * One round trip: reads the business (seller), the device with its binding, quota and stock and
  * the serial's invoice, and — when the serial is new and the device may issue this invoice —
  * inserts the invoice (status issuing, the seller from the business row), its lines and the
- * `created` event. `new_id` tells whether it did; otherwise the context says why (device checks
- * are repeated in the service to name the refusal). Null when the business does not exist.
+ * `created` event. `new_id` tells whether it did; otherwise the context says why (eligibility.ts
+ * names the refusal from the context). Null when the business does not exist.
  */
 export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext | null> {
   const { req } = n;
-  const amount = req.invoice_info.total_amount;
   const res = await executePrepared<IssueContext>(
     db,
     sql`
@@ -185,11 +185,8 @@ export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext
       where c.id = ${n.clientId}
     ), ok as (
       select * from ctx
-      where inv_id is null and device_id is not null and bound and ${req.invoice_type} = any(invoice_types)
-        and device_status = 'active' and online and not locked
-        and per_invoice_limit >= ${amount}::numeric
-        and (monthly_quota is null or quota_used + ${amount}::numeric <= monthly_quota)
-        and (${n.digital} or stock > 0)
+      -- the device rule (eligibility.ts), the same the service names a refusal by
+      where inv_id is null and ${eligibleSql({ invoiceType: req.invoice_type, amount: req.invoice_info.total_amount })}
     ), inv as (
       ${invoicesInsert(n.deviceId, sql`ok s, req r`, 's', null)}
       on conflict (client_id, serial_no) do nothing
@@ -207,7 +204,7 @@ export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext
 
 /**
  * The SQL with which an in-database channel issues new invoices of one business and device in
- * one statement (TaxChannel.issueAtOnce): the guard yields each invoice whose serial is new and
+ * one statement (InDatabaseChannel.issueAtOnce): the guard yields each invoice whose serial is new and
  * whose store may use the device (the channel checks the device itself); the CTEs insert the
  * invoices already issued, their lines and their `created` and `issued` events. `qr` is the 票面
  * QR expression over `issued` and `r` (the request row).
@@ -238,4 +235,12 @@ export function issueAtOnceSql(items: NewInvoice[], qr: SQL): IssuedSql {
         order by r.ord, k.o
       )`,
   };
+}
+
+/** The seller facts validation needs (tax code, taxpayer type); null when the business does not exist. */
+export async function sellerRow(db: Db, clientId: number) {
+  const res = await db.execute<{ tax_code: string; taxpayer_type: string }>(
+    sql`select tax_code, taxpayer_type from clients where id = ${clientId}`,
+  );
+  return res.rows[0] ?? null;
 }

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AtOnceIssued, TaxChannel } from '../../channels/types.ts';
-import { issueAtOnceSql, issuedQrSql } from './issue-repo.ts';
-import type { NewInvoice } from './repo.ts';
+import { type AtOnceIssued, type InDatabaseChannel, isInDatabase } from '../../../channels/in-database.ts';
+import type { NewInvoice } from '../repo.ts';
+import { issueAtOnceSql, issuedQrSql } from './repo.ts';
 
 /** At most this many invoices in one statement. */
 const MAX_BATCH = 64;
@@ -18,7 +18,7 @@ type Waiter = {
 type Queue = { waiting: Waiter[]; busy: boolean };
 
 /** Per channel (one per app instance): the queue of each business, device and kind. */
-const queuesByChannel = new WeakMap<TaxChannel, Map<string, Queue>>();
+const queuesByChannel = new WeakMap<InDatabaseChannel, Map<string, Queue>>();
 
 /**
  * Issues a new invoice through the channel's `issueAtOnce`, if it has one (group commit): while a
@@ -30,9 +30,10 @@ const queuesByChannel = new WeakMap<TaxChannel, Map<string, Queue>>();
  */
 export function issueAtOnce(app: FastifyInstance, invoice: NewInvoice): Promise<AtOnceIssued | null> {
   const channel = app.taxChannel;
-  if (!channel.issueAtOnce) return Promise.resolve(null);
+  // a strategy only a channel sharing our database offers (channels/in-database.ts)
+  if (!isInDatabase(channel)) return Promise.resolve(null);
   if (!invoice.digital) {
-    return issueBatch(app, [invoice]).then((issued) => issued?.get(invoice.serialNo) ?? null);
+    return issueBatch(channel, [invoice]).then((issued) => issued?.get(invoice.serialNo) ?? null);
   }
   let queues = queuesByChannel.get(channel);
   if (!queues) {
@@ -49,20 +50,26 @@ export function issueAtOnce(app: FastifyInstance, invoice: NewInvoice): Promise<
   const all = queues;
   return new Promise((resolve) => {
     q.waiting.push({ invoice, resolve });
-    if (!q.busy) void drain(app, all, key, q);
+    if (!q.busy) void drain(app, channel, all, key, q);
   });
 }
 
 /** Runs the queue's batches one after another until nobody waits. */
-async function drain(app: FastifyInstance, queues: Map<string, Queue>, key: string, q: Queue): Promise<void> {
+async function drain(
+  app: FastifyInstance,
+  channel: InDatabaseChannel,
+  queues: Map<string, Queue>,
+  key: string,
+  q: Queue,
+): Promise<void> {
   q.busy = true;
-  while (q.waiting.length > 0) await run(app, q.waiting.splice(0, MAX_BATCH));
+  while (q.waiting.length > 0) await run(app, channel, q.waiting.splice(0, MAX_BATCH));
   // Stryker disable next-line BooleanLiteral: the queue is dropped on the next line; a new arrival makes a new one
   q.busy = false;
   queues.delete(key);
 }
 
-async function run(app: FastifyInstance, taken: Waiter[]): Promise<void> {
+async function run(app: FastifyInstance, channel: InDatabaseChannel, taken: Waiter[]): Promise<void> {
   // the same serial twice (a double click) goes alone to the two-step path, which answers it
   // with the first one's invoice; in the batch it would undo everybody's statement
   const seen = new Set<string>();
@@ -76,7 +83,7 @@ async function run(app: FastifyInstance, taken: Waiter[]): Promise<void> {
   }
   try {
     const issued = await issueBatch(
-      app,
+      channel,
       batch.map((w) => w.invoice),
     );
     // Stryker disable next-line OptionalChaining: without the optional call the TypeError is caught below and answers null just the same
@@ -92,14 +99,17 @@ async function run(app: FastifyInstance, taken: Waiter[]): Promise<void> {
 }
 
 /** One statement for invoices of one business, device and kind (all or none issued). */
-function issueBatch(app: FastifyInstance, invoices: NewInvoice[]): Promise<Map<string, AtOnceIssued> | null> {
+function issueBatch(
+  channel: InDatabaseChannel,
+  invoices: NewInvoice[],
+): Promise<Map<string, AtOnceIssued> | null> {
   const first = invoices[0]!;
   const invoiceType = first.req.invoice_type;
   const qr = issuedQrSql(invoiceType, {
     totalAmount: sql`r.total_amount`,
     totalWithTax: sql`r.total_with_tax`,
   });
-  return app.taxChannel.issueAtOnce!(
+  return channel.issueAtOnce(
     {
       clientId: first.clientId,
       deviceId: first.deviceId,

@@ -6,10 +6,11 @@ import {
   line,
   newInvoice,
   payload,
-} from '../../../test/fixtures/invoices.ts';
-import { buildTestApp } from '../../../test/helper.ts';
-import { channelSandboxIssues, invoices } from '../../db/schema/index.ts';
-import { issueAtOnce } from './at-once.ts';
+} from '../../../../test/fixtures/invoices.ts';
+import { buildTestApp } from '../../../../test/helper.ts';
+import type { SandboxTaxChannel } from '../../../channels/sandbox.ts';
+import { channelSandboxIssues, invoices } from '../../../db/schema/index.ts';
+import { issueAtOnce } from './group-commit.ts';
 
 /**
  * The group commit (at-once.ts) as the channel sees it: concurrent 数电 invoices of one business,
@@ -30,8 +31,8 @@ describe('issuing at once (group commit) as the channel receives it', () => {
   });
 
   const watch = () => ({
-    atOnce: vi.spyOn(t.app.taxChannel, 'issueAtOnce'),
-    twoStep: vi.spyOn(t.app.taxChannel, 'issue'),
+    atOnce: vi.spyOn(t.app.taxChannel as SandboxTaxChannel, 'issueAtOnce'),
+    twoStep: vi.spyOn(t.app.taxChannel as SandboxTaxChannel, 'issueRecorded'),
   });
 
   it('30 concurrent 数电 invoices on one device: fewer statements than invoices, all at once', async () => {
@@ -144,7 +145,12 @@ describe('issuing at once (group commit) as the channel receives it', () => {
     });
 
     it('a channel without group commit (a remote one) answers null, for every kind: the two-step path issues', async () => {
-      const remote = Object.create(t.app.taxChannel, { issueAtOnce: { value: undefined } });
+      // the port alone (what a bureau connection implements): no in-database strategies
+      const remote = Object.create(t.app.taxChannel, {
+        inDatabase: { value: undefined },
+        issueAtOnce: { value: undefined },
+        issueRecorded: { value: undefined },
+      });
       const app = Object.create(t.app, { taxChannel: { value: remote } });
       const [d, o] = [digital(), older()];
       expect(await issueAtOnce(app, o)).toBeNull();

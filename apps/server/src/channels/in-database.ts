@@ -1,0 +1,84 @@
+import type { SQL } from 'drizzle-orm';
+import type { DbOrTx } from './numbers.ts';
+import type { ChannelIssued, ChannelIssueRequest, ChannelOutcome, TaxChannel } from './port.ts';
+
+/**
+ * What a channel whose records live in our own database (the sandbox) can offer beyond the port
+ * (port.ts): not part of what a bureau connection implements. The issuing strategies
+ * (modules/invoices/issue/strategy.ts) use it when `isInDatabase(channel)`, and otherwise record
+ * the outcome the port answers in a transaction of their own.
+ */
+
+/** Several invoices of one kind on one device, issued together by `issueAtOnce`. */
+export type ChannelBatchRequest = {
+  clientId: number;
+  deviceId: number;
+  invoiceType: string;
+  items: Array<{ serialNo: string; totalAmount: string }>;
+};
+
+/** An invoice `issueAtOnce` issued and the caller's `recorded` CTE created. */
+export type AtOnceIssued = { outcome: ChannelIssued; recordedId: number };
+
+/**
+ * Records the outcome on the caller's side (the invoice row and its event) inside the channel's
+ * transaction, so a number is never handed out without the invoice that carries it and an invoice
+ * never becomes issued without its number (architecture.md §5). Throwing undoes the issue.
+ */
+export type RecordOutcome = (tx: DbOrTx, outcome: ChannelOutcome) => Promise<void>;
+
+/**
+ * SQL the caller hands a channel whose numbers live in this database (the sandbox), so that
+ * invoices are recorded in the very statement that allocates their numbers and the per-device
+ * lock is held for one statement only:
+ * - `guard`: a SELECT returning one row per invoice that may be issued (locking what it needs),
+ *   with at least `serial_no` (text), `ord` (int: 1…n, the order the numbers follow) and
+ *   `total_amount` (numeric: what the limit and the quota count, as ChannelIssueRequest's); the
+ *   channel issues only when it returns every invoice asked for;
+ * - `ctes`: data-modifying CTEs (comma-separated, no leading WITH) that read the allocated values
+ *   from the CTE `issued` (serial_no, invoice_code, invoice_no, check_code, issued_at) and may read
+ *   `guard`; one of them must be named `recorded` and return `id` and `serial_no` of every
+ *   invoice it recorded.
+ * The sandbox commits that statement without waiting for the WAL flush (the per-device locks are
+ * released sooner) and then waits for a flush before it returns, so the caller never reports an
+ * invoice that a crash could take back.
+ */
+export type IssuedSql = { guard: SQL; ctes: SQL };
+
+/**
+ * The caller's side of an issue. `record` always works; `issuedSql` (see IssuedSql) records an
+ * issued invoice in the allocating statement when the channel can.
+ */
+export type IssueRecorder = {
+  record: RecordOutcome;
+  issuedSql?: IssuedSql;
+};
+
+/** A channel sharing our database: it records the caller's outcome with the number it allocates. */
+export interface InDatabaseChannel extends TaxChannel {
+  /**
+   * The channel's records live in this database and every issue that reports an invoice has
+   * forced a WAL flush first: the caller's writes before the call may commit without waiting for
+   * their own flush (a remote channel needs the caller's `issuing` row durable first).
+   */
+  readonly inDatabase: true;
+  /**
+   * Issues one invoice and records the outcome through `recorder` inside the transaction that
+   * allocates the number (a failure or an unknown result in a transaction of its own); if
+   * recording fails, nothing is issued and the error propagates.
+   */
+  issueRecorded(req: ChannelIssueRequest, recorder: IssueRecorder): Promise<ChannelOutcome>;
+  /**
+   * Issues invoices that do not exist yet: `sql.ctes` create them (in their final, issued state)
+   * in the statement that allocates the numbers, and `sql.guard` holds the caller's checks (see
+   * IssuedSql). One statement and one commit for the whole batch instead of an `issuing` row, a
+   * channel call and an update per invoice. All or nothing: null when nothing happened (a refusal,
+   * a configured fault or latency, a concurrent request with one of the serials), and the caller
+   * then takes the two-step path for each invoice, which names the refusal or finds the other
+   * request's invoice. Older kinds: one invoice per batch.
+   */
+  issueAtOnce(batch: ChannelBatchRequest, sql: IssuedSql): Promise<Map<string, AtOnceIssued> | null>;
+}
+
+export const isInDatabase = (c: TaxChannel): c is InDatabaseChannel =>
+  (c as Partial<InDatabaseChannel>).inDatabase === true;
