@@ -1,7 +1,7 @@
 import { Readable, Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { crc32, createInflateRaw } from 'node:zlib';
-import { BATCH_LIMITS } from '@kaipiao/shared';
+import { BATCH_LIMITS, IMPORT_LIMITS } from '@kaipiao/shared';
 import type ExcelJS from 'exceljs';
 import { loadExcelJS } from './heavy-modules.ts';
 
@@ -28,7 +28,7 @@ export const UPLOAD_LIMITS = {
   /** goods codes and buyer titles: `/v3/client-project/import`, `/v3/client-title/import` */
   list: {
     /** the uploaded file as sent (compressed) */
-    fileBytes: 5 * MiB,
+    fileBytes: IMPORT_LIMITS.fileMb * MiB,
     /** zip entries (Excel writes 10–30) */
     entries: 300,
     /** uncompressed size of any one entry (a sheet, the styles …) */
@@ -40,7 +40,7 @@ export const UPLOAD_LIMITS = {
     /** `<row>` elements in a sheet, empty ones included */
     sheetRows: 20_000,
     /** data rows imported at once */
-    dataRows: 5000,
+    dataRows: IMPORT_LIMITS.rows,
   },
   /** batch issuing: `/v3/batch-invoice/upload` (100,000 minimal item rows are a 37 MB sheet) */
   batch: {

@@ -1,3 +1,5 @@
+import { BATCH_LIMITS } from '../schemas/batch.ts';
+import { IMPORT_LIMITS } from '../schemas/goods.ts';
 import { MSG } from '../validation/messages.ts';
 import {
   AUTH_CODE,
@@ -75,7 +77,7 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [CATALOG_CODE.PREFERENTIAL_NOT_ALLOWED]: '该税收分类编码不支持所选优惠政策',
   [CATALOG_CODE.IMPORT_NOT_EXCEL]: '请上传 .xlsx 格式的 Excel 文件',
   [CATALOG_CODE.IMPORT_EMPTY]: '文件中没有可导入的数据行',
-  [CATALOG_CODE.IMPORT_TOO_MANY_ROWS]: '单次最多导入5000行，请拆分文件后再导入',
+  [CATALOG_CODE.IMPORT_TOO_MANY_ROWS]: `单次最多导入${IMPORT_LIMITS.rows}行，请拆分文件后再导入`,
   [CATALOG_CODE.IMPORT_ROWS_INVALID]: '导入数据有误，未导入任何数据，请修改后重新导入',
   [CATALOG_CODE.IMPORT_BAD_HEADER]: '表头与导入模板不一致，请下载最新模板',
   [CATALOG_CODE.IMPORT_NO_FILE]: '请选择要导入的文件',
@@ -94,9 +96,9 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [BATCH_CODE.NOT_EXCEL]: '请上传由批量开票模板填写的 .xlsx 文件',
   [BATCH_CODE.EMPTY]: '文件中没有发票数据，请在模板中填写后再上传',
   [BATCH_CODE.BAD_HEADER]: '表头与批量开票模板不一致，请下载最新模板',
-  [BATCH_CODE.TOO_MANY]: '单次最多上传10000张发票、100000行商品明细，请拆分文件后再上传',
+  [BATCH_CODE.TOO_MANY]: `单次最多上传${BATCH_LIMITS.invoices}张发票、${BATCH_LIMITS.lines}行商品明细，请拆分文件后再上传`,
   [BATCH_CODE.ROWS_INVALID]: '文件校验未通过，未开具任何发票，请按校验报告修改后重新上传',
-  [BATCH_CODE.FILE_TOO_LARGE]: '文件不能超过30MB，请拆分后再上传',
+  [BATCH_CODE.FILE_TOO_LARGE]: `文件不能超过${BATCH_LIMITS.fileMb}MB，请拆分后再上传`,
   [BATCH_CODE.BAD_STATE]: '当前批次状态不能执行该操作，请刷新后重试',
   [BATCH_CODE.BOOKKEEPING_EXPIRED]: MSG.GRAY_BOOKKEEPING,
   [BATCH_CODE.QUOTA_INSUFFICIENT]: '本月剩余发票额度或库存不足以开具本批发票，请调整后再开票',

@@ -298,6 +298,13 @@ export type GoodsItem = z.infer<typeof goodsItemSchema>;
 
 export const fullGoodsName = (shortName: string, name: string) => `*${shortName}*${name}`;
 
+/**
+ * Excel imports of goods codes and buyer titles: at most `rows` data rows in a file of at most
+ * `fileMb` MB. The server's reader (lib/xlsx-reader.ts) enforces them, the import dialog checks the
+ * size before uploading and says both.
+ */
+export const IMPORT_LIMITS = { rows: 5000, fileMb: 5 } as const;
+
 /** Import result (all rows valid → written). */
 export const importResultSchema = z.object({
   total: z.number(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RED_CODE } from '../errors/codes.ts';
+import { INVOICE_LINE_LIMITS } from '../invoice/line-limits.ts';
 import { beijingMonth } from '../time/beijing.ts';
 import { text } from '../validation/text.ts';
 import { DIGITAL_INVOICE_TYPES, PAPER_INVOICE_TYPES } from './invoice.ts';
@@ -124,7 +125,7 @@ export const redApplyRequestSchema = z.object({
   invoice_id: z.number().int().positive(),
   reason: redReasonSchema,
   full: z.boolean(),
-  lines: z.array(redLineInputSchema).max(2000).default([]),
+  lines: z.array(redLineInputSchema).max(INVOICE_LINE_LIMITS.digital).default([]),
   remark: text({ multiline: true }).trim().max(200).default(''),
 });
 export type RedApplyRequest = z.input<typeof redApplyRequestSchema>;

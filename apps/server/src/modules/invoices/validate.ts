@@ -5,12 +5,12 @@ import {
   checkInvoiceAmounts,
   checkSpecificBusiness,
   computeLine,
-  DIGITAL_INVOICE_TYPES,
   isValidTaxCode,
+  lineLimitIssue,
   MONEY_MSG,
+  maxInvoiceLines,
   needsSmallScaleReason,
   normalizeRate,
-  PAPER_INVOICE_TYPES,
   PATTERNS,
   ratesFor,
   type SmallScaleReason,
@@ -41,12 +41,8 @@ export type StoredLine = {
   zeroRateFlag: string;
 };
 
-/** Line limits per kind: 数电 2000 here; paper kinds 8 (no 销货清单 yet); other electronic kinds 100. */
-export function maxLines(invoiceType: string): number {
-  if ((DIGITAL_INVOICE_TYPES as readonly string[]).includes(invoiceType)) return 2000;
-  if ((PAPER_INVOICE_TYPES as readonly string[]).includes(invoiceType)) return 8;
-  return 100;
-}
+/** Line limits per kind: the shared `maxInvoiceLines` (INVOICE_LINE_LIMITS), which batches split by. */
+export const maxLines = maxInvoiceLines;
 
 /** The rates a taxpayer may use on a Beijing day (ratesFor), kept for the day. */
 const rateSets = new Map<string, ReadonlySet<string>>();
@@ -168,13 +164,8 @@ export function validateBlue(
     else add('small_scale_reason', MONEY_MSG.SMALL_SCALE_REASON_REQUIRED);
   }
 
-  const limit = maxLines(req.invoice_type);
-  if (req.goods_info.length > limit) {
-    add(
-      'goods_info',
-      limit === 8 ? '纸质发票最多8行项目明细，请拆分开具' : `该票种最多${limit}行项目明细，请拆分开具`,
-    );
-  }
+  const tooMany = lineLimitIssue(req.invoice_type, req.goods_info.length);
+  if (tooMany) add(tooMany.field, tooMany.message);
 
   // buyer (domain.md §1.5)
   const buyer = req.buyer;

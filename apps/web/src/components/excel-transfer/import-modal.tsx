@@ -1,6 +1,6 @@
 import { InboxOutlined } from '@ant-design/icons';
 import { CATALOG_CODE } from '@kaipiao/shared/errors/codes';
-import type { ImportResult, ImportRowError } from '@kaipiao/shared/schemas/goods';
+import { IMPORT_LIMITS, type ImportResult, type ImportRowError } from '@kaipiao/shared/schemas/goods';
 import { Alert, Button, Modal, Space, Table, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { toastSuccess } from '../../lib/antd/feedback.ts';
@@ -17,7 +17,7 @@ export type ImportModalProps = {
   onImported: (result: ImportResult) => void;
 };
 
-const MAX_BYTES = 5 * 1024 * 1024;
+const MAX_BYTES = IMPORT_LIMITS.fileMb * 1024 * 1024;
 
 /**
  * Excel import: pick an .xlsx, upload, and either a success summary or the rows to fix. The server
@@ -102,8 +102,8 @@ export function ImportModal({
     >
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         <Typography.Text type="secondary">
-          请使用导入模板填写，仅支持 .xlsx
-          文件，单次最多5000行。任意一行有误时不会导入任何数据，请按下方提示修改后重新上传。
+          请使用导入模板填写，仅支持 .xlsx 文件，单次最多{IMPORT_LIMITS.rows}
+          行。任意一行有误时不会导入任何数据，请按下方提示修改后重新上传。
         </Typography.Text>
         <Upload.Dragger
           accept=".xlsx"
@@ -111,7 +111,7 @@ export function ImportModal({
           fileList={file ? [{ uid: 'file', name: file.name, status: 'done' }] : []}
           beforeUpload={(f) => {
             if (!/\.xlsx$/i.test(f.name)) setFailure('请上传 .xlsx 格式的 Excel 文件');
-            else if (f.size > MAX_BYTES) setFailure('文件不能超过5MB');
+            else if (f.size > MAX_BYTES) setFailure(`文件不能超过${IMPORT_LIMITS.fileMb}MB`);
             else {
               setFile(f);
               setFailure(null);

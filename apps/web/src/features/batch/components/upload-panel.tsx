@@ -1,5 +1,10 @@
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
-import type { BatchDryRun, BatchIssue, BatchReport } from '@kaipiao/shared/schemas/batch';
+import {
+  BATCH_LIMITS,
+  type BatchDryRun,
+  type BatchIssue,
+  type BatchReport,
+} from '@kaipiao/shared/schemas/batch';
 import { type InvoiceType, SPECIAL_INVOICE_TYPES, type TaxEquipment } from '@kaipiao/shared/schemas/invoice';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -22,8 +27,6 @@ import { taxEquipmentQuery } from '../../../api/equipment.ts';
 import { alertError } from '../../../lib/antd/feedback.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { downloadTemplate, uploadBatch } from '../api/batch.ts';
-
-const MAX_MB = 30;
 
 /** Batches are mostly 普票: the first ordinary kind of the device is the default. */
 function defaultKind(d: TaxEquipment | undefined): string | null {
@@ -186,8 +189,8 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
             maxCount={1}
             fileList={file ? [{ uid: 'batch', name: file.name, status: 'done' }] : []}
             beforeUpload={(f) => {
-              if (f.size > MAX_MB * 1024 * 1024) {
-                alertError('文件过大', `文件不能超过${MAX_MB}MB，请拆分后再上传`);
+              if (f.size > BATCH_LIMITS.fileMb * 1024 * 1024) {
+                alertError('文件过大', `文件不能超过${BATCH_LIMITS.fileMb}MB，请拆分后再上传`);
                 return Upload.LIST_IGNORE;
               }
               setFile(f);
@@ -200,7 +203,9 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
               <InboxOutlined />
             </p>
             <p className="ant-upload-text">点击或拖拽填写好的批量开票模板到此处</p>
-            <p className="ant-upload-hint">仅支持 .xlsx，单次最多 10000 张发票、100000 行商品明细</p>
+            <p className="ant-upload-hint">
+              仅支持 .xlsx，单次最多 {BATCH_LIMITS.invoices} 张发票、{BATCH_LIMITS.lines} 行商品明细
+            </p>
           </Upload.Dragger>
         </Form.Item>
         <Button type="primary" loading={busy} disabled={!file || !deviceId || !kind} onClick={submit}>

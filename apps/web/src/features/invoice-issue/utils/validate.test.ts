@@ -103,6 +103,18 @@ describe('validateDraft', () => {
     });
   });
 
+  it("refuses more lines than the kind allows, with the server's words (shared INVOICE_LINE_LIMITS)", () => {
+    const lines = (n: number) => Array.from({ length: n }, () => line());
+    expect(check(draftOf({ invoice_type: '007', lines: lines(8) })).errors.goods_info).toBeUndefined();
+    expect(check(draftOf({ invoice_type: '007', lines: lines(9) })).errors.goods_info).toBe(
+      '纸质发票最多8行项目明细，请拆分开具',
+    );
+    expect(check(draftOf({ invoice_type: '026', lines: lines(101) })).errors.goods_info).toBe(
+      '该票种最多100行项目明细，请拆分开具',
+    );
+    expect(check(draftOf({ invoice_type: '82', lines: lines(101) })).errors.goods_info).toBeUndefined();
+  });
+
   it('03 建筑服务: one line only, 报验编号 required iff 跨地市', () => {
     const base = draftOf({
       specific_business_code: '03',

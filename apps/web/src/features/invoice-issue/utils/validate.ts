@@ -3,6 +3,7 @@ import {
   checkInvoiceAmounts,
   dec,
   isValidUscc,
+  lineLimitIssue,
   MONEY_MSG,
   PATTERNS,
   SPECIAL_INVOICE_TYPES,
@@ -122,6 +123,9 @@ export function validateDraft(
 ): Validation {
   const v: Validation = { errors: {}, warnings: {} };
   const numbers = lineChecks(draft, v.errors);
+  // the kind's line limit, as the server counts it (discount lines included)
+  const tooMany = draft.invoice_type ? lineLimitIssue(draft.invoice_type, draft.lines.length) : null;
+  if (tooMany) v.errors[tooMany.field] = tooMany.message;
   const parsed = blueInvoiceRequestSchema.safeParse(payload, { error: (iss) => zhIssue(iss as ZodIssue) });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
