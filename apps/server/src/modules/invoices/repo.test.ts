@@ -50,7 +50,7 @@ describe('the issuing statements', () => {
         id,
         from,
         to: 'failed',
-        set: sql`error_message = 'x'`,
+        error: { code: 'e', message: 'x' },
         event: 'failed',
         userId: null,
         detail: { serial_no: n.serialNo },

@@ -330,7 +330,7 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
         id: Number(f.red_invoice_id),
         from: ['failed'],
         to: 'issuing',
-        set: sql`error_code = null, error_message = null`,
+        error: null,
         event: 'issuing',
         userId: actor.userId,
         detail: { retry: true, red_form_id: formId },

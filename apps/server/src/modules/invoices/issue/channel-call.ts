@@ -1,9 +1,8 @@
 import { invoiceQrText } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { type IssueRecorder, isInDatabase, type RecordOutcome } from '../../../channels/in-database.ts';
+import { isInDatabase, type RecordOutcome } from '../../../channels/in-database.ts';
 import type { ChannelIssueRequest, ChannelOutcome } from '../../../channels/port.ts';
-import { issuedQrSql } from './repo.ts';
+import { recordIssuedSql } from './repo.ts';
 import { transition } from './transitions.ts';
 
 /** The invoice moved on while the channel was working (reconciliation, or another retry). */
@@ -26,15 +25,17 @@ const qrFor = (
     issueDate: num.issuedAt,
   });
 
-/** SQL `set` list of an issued invoice (the status itself is the transition's). */
-export function issuedSet(
+/** The fields of an issued invoice (transitions.ts `issued`). */
+export const issuedFields = (
   inv: { invoiceType: string; totalAmount: string; totalWithTax: string },
   num: { invoiceCode: string; invoiceNo: string; checkCode: string; issuedAt: Date },
-) {
-  return sql`invoice_code = ${num.invoiceCode}, invoice_no = ${num.invoiceNo},
-    check_code = ${num.checkCode}, issued_at = ${num.issuedAt.toISOString()}, qr_string = ${qrFor(inv, num)},
-    error_code = null, error_message = null`;
-}
+) => ({
+  invoiceCode: num.invoiceCode,
+  invoiceNo: num.invoiceNo,
+  checkCode: num.checkCode,
+  issuedAt: num.issuedAt,
+  qr: qrFor(inv, num),
+});
 
 export type ChannelCall = {
   id: number;
@@ -64,7 +65,7 @@ export async function callChannel(app: FastifyInstance, c: ChannelCall): Promise
         id: c.id,
         from: ['issuing'],
         to: 'issued',
-        set: issuedSet(c, outcome),
+        issued: issuedFields(c, outcome),
         event: 'issued',
         userId: c.userId,
         detail: { invoice_code: outcome.invoiceCode, invoice_no: outcome.invoiceNo },
@@ -74,7 +75,7 @@ export async function callChannel(app: FastifyInstance, c: ChannelCall): Promise
         id: c.id,
         from: ['issuing'],
         to: 'failed',
-        set: sql`error_code = ${outcome.bureauCode}, error_message = ${outcome.message}`,
+        error: { code: outcome.bureauCode, message: outcome.message },
         event: 'failed',
         userId: c.userId,
         detail: { code: outcome.code, bureau_code: outcome.bureauCode, message: outcome.message },
@@ -84,7 +85,7 @@ export async function callChannel(app: FastifyInstance, c: ChannelCall): Promise
         id: c.id,
         from: ['issuing'],
         to: 'unknown',
-        set: sql`error_code = ${outcome.reason}, error_message = ${UNKNOWN_MESSAGE}`,
+        error: { code: outcome.reason, message: UNKNOWN_MESSAGE },
         event: 'unknown',
         userId: c.userId,
         detail: { reason: outcome.reason, message: outcome.message },
@@ -102,7 +103,8 @@ export async function callChannel(app: FastifyInstance, c: ChannelCall): Promise
   };
   const channel = app.taxChannel;
   try {
-    if (isInDatabase(channel)) return await channel.issueRecorded(req, recorderFor(c, record));
+    if (isInDatabase(channel))
+      return await channel.issueRecorded(req, { record, issuedSql: recordIssuedSql(c) });
     const outcome = await channel.issue(req);
     await app.db.transaction((tx) => record(tx, outcome));
     return outcome;
@@ -114,39 +116,11 @@ export async function callChannel(app: FastifyInstance, c: ChannelCall): Promise
       id: c.id,
       from: ['issuing'],
       to: 'unknown',
-      set: sql`error_code = 'exception', error_message = ${UNKNOWN_MESSAGE}`,
+      error: { code: 'exception', message: UNKNOWN_MESSAGE },
       event: 'unknown',
       userId: c.userId,
       detail: { reason: 'exception' },
     }).catch(() => undefined);
     return null;
   }
-}
-
-/** The in-database strategy's recorder: the SQL that records an issued invoice in the allocating statement. */
-function recorderFor(c: ChannelCall, record: RecordOutcome): IssueRecorder {
-  return {
-    record,
-    issuedSql: {
-      guard: sql`
-        select id, serial_no, 1 as ord, ${c.totalAmount}::numeric as total_amount from invoices
-        where id = ${c.id} and status = 'issuing' for update`,
-      ctes: sql`
-        recorded as (
-          update invoices i set status = 'issued', invoice_code = issued.invoice_code,
-            invoice_no = issued.invoice_no, check_code = issued.check_code, issued_at = issued.issued_at,
-            qr_string = ${issuedQrSql(c.invoiceType, { totalAmount: sql`i.total_amount`, totalWithTax: sql`i.total_with_tax` })},
-            error_code = null, error_message = null, updated_at = now()
-          from issued
-          where i.id = ${c.id} and i.status = 'issuing'
-          returning i.id, i.serial_no, i.client_id, issued.invoice_code, issued.invoice_no
-        ),
-        issued_event as (
-          insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
-          select id, client_id, 'issued', ${c.userId}::int,
-            jsonb_build_object('invoice_code', invoice_code, 'invoice_no', invoice_no)
-          from recorded
-        )`,
-    },
-  };
 }

@@ -7,11 +7,12 @@ import { AppError } from '../../../lib/app-error.ts';
 import {
   assertDeviceCanIssue,
   assertDeviceUsable,
+  DEVICE_RULES,
   type DeviceFacts,
   deviceRefusal,
-  eligibleSql,
   type IssueAsk,
 } from './eligibility.ts';
+import { eligibleSql, RULE_SQL } from './eligibility-sql.ts';
 
 const OK: DeviceFacts = {
   device_id: 7,
@@ -104,6 +105,10 @@ describe('the device rule (one home: issuing, batch upload and the issuing state
     const asks: fc.Arbitrary<IssueAsk> = fc.record({
       invoiceType: fc.constantFrom('81', '82', '004', '026'),
       amount: money,
+    });
+
+    it('every rule has its predicate and no predicate is left without its rule', () => {
+      expect(Object.keys(RULE_SQL).map(Number).sort()).toEqual(DEVICE_RULES.map((r) => r.code).sort());
     });
 
     it('on 300 generated devices and invoices (nulls included)', async () => {

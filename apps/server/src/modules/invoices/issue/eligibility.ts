@@ -1,5 +1,4 @@
 import { dec, INVOICE_CODE, messageFor } from '@kaipiao/shared';
-import { type SQL, sql } from 'drizzle-orm';
 import { isDigitalType } from '../../../channels/numbers.ts';
 import { AppError } from '../../../lib/app-error.ts';
 
@@ -9,7 +8,7 @@ import { AppError } from '../../../lib/app-error.ts';
  * `issueBlue`) and the batch upload's device check use these rules; the bureau (the channel)
  * enforces its own copy again, atomically, as a real bureau would.
  *
- * Each rule has its TypeScript test and its SQL predicate side by side: the insert of a new
+ * Each rule has its SQL predicate under the same code in eligibility-sql.ts: the insert of a new
  * invoice filters by the SQL (so a refused invoice leaves no row), and the TypeScript names the
  * refusal. eligibility.test.ts proves the two agree on generated device states.
  */
@@ -38,8 +37,6 @@ type Rule = {
   /** `binding`: the device as such (a batch upload checks these); `issue`: this invoice on it */
   stage: 'binding' | 'issue';
   holds: (d: DeviceFacts, ask: IssueAsk) => boolean;
-  /** the same test over the columns of DeviceFacts (unqualified names) */
-  sql: (ask: IssueAsk) => SQL;
   message?: (d: DeviceFacts, ask: IssueAsk) => string;
 };
 
@@ -51,46 +48,38 @@ export const DEVICE_RULES: readonly Rule[] = [
     code: INVOICE_CODE.DEVICE_NOT_FOUND,
     stage: 'binding',
     holds: (d) => d.device_id !== null,
-    sql: () => sql`device_id is not null`,
   },
-  { code: INVOICE_CODE.DEVICE_NOT_BOUND, stage: 'binding', holds: (d) => d.bound, sql: () => sql`bound` },
+  { code: INVOICE_CODE.DEVICE_NOT_BOUND, stage: 'binding', holds: (d) => d.bound },
   {
     code: INVOICE_CODE.DEVICE_TYPE_UNSUPPORTED,
     stage: 'issue',
     holds: (d, a) => d.invoice_types?.includes(a.invoiceType) === true,
-    sql: (a) => sql`coalesce(${a.invoiceType} = any(invoice_types), false)`,
   },
   {
     code: INVOICE_CODE.DEVICE_DISABLED,
     stage: 'binding',
     holds: (d) => d.device_status === 'active',
-    sql: () => sql`device_status = 'active'`,
   },
   {
     code: INVOICE_CODE.DEVICE_OFFLINE,
     stage: 'issue',
     holds: (d) => d.online === true,
-    sql: () => sql`online`,
   },
   {
     code: INVOICE_CODE.DEVICE_LOCKED,
     stage: 'issue',
     holds: (d) => d.locked === false,
-    sql: () => sql`not locked`,
   },
   {
     code: INVOICE_CODE.OVER_INVOICE_LIMIT,
     stage: 'issue',
     holds: (d, a) => d.per_invoice_limit !== null && dec(a.amount).lessThanOrEqualTo(d.per_invoice_limit),
-    sql: (a) => sql`per_invoice_limit >= ${a.amount}::numeric`,
     message: (d) => `${messageFor(INVOICE_CODE.OVER_INVOICE_LIMIT)}（单张限额 ${d.per_invoice_limit} 元）`,
   },
   {
     code: INVOICE_CODE.QUOTA_EXCEEDED,
     stage: 'issue',
     holds: (d, a) => d.monthly_quota === null || dec(a.amount).lessThanOrEqualTo(quotaLeft(d)),
-    sql: (a) =>
-      sql`(monthly_quota is null or coalesce(quota_used, 0) + ${a.amount}::numeric <= monthly_quota)`,
     message: (d) =>
       `${messageFor(INVOICE_CODE.QUOTA_EXCEEDED)}（本月剩余额度 ${quotaLeft(d).toFixed(2)} 元）`,
   },
@@ -98,7 +87,6 @@ export const DEVICE_RULES: readonly Rule[] = [
     code: INVOICE_CODE.STOCK_EXHAUSTED,
     stage: 'issue',
     holds: (d, a) => isDigitalType(a.invoiceType) || Number(d.stock) >= 1,
-    sql: (a) => sql`(${isDigitalType(a.invoiceType)} or stock >= 1)`,
   },
 ];
 
@@ -122,10 +110,3 @@ export function assertDeviceUsable(d: DeviceFacts): void {
   const refusal = deviceRefusal(d, { invoiceType: '', amount: '0' }, 'binding');
   if (refusal) throw refusal;
 }
-
-/** Every rule as one SQL condition over the columns of DeviceFacts. */
-export const eligibleSql = (ask: IssueAsk): SQL =>
-  sql.join(
-    DEVICE_RULES.map((r) => sql`(${r.sql(ask)})`),
-    sql` and `,
-  );

@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type AtOnceIssued, type InDatabaseChannel, isInDatabase } from '../../../channels/in-database.ts';
 import type { NewInvoice } from '../repo.ts';
-import { issueAtOnceSql, issuedQrSql } from './repo.ts';
+import { issueAtOnceSql } from './repo.ts';
 
 /** At most this many invoices in one statement. */
 const MAX_BATCH = 64;
@@ -105,10 +104,6 @@ function issueBatch(
 ): Promise<Map<string, AtOnceIssued> | null> {
   const first = invoices[0]!;
   const invoiceType = first.req.invoice_type;
-  const qr = issuedQrSql(invoiceType, {
-    totalAmount: sql`r.total_amount`,
-    totalWithTax: sql`r.total_with_tax`,
-  });
   return channel.issueAtOnce(
     {
       clientId: first.clientId,
@@ -116,6 +111,6 @@ function issueBatch(
       invoiceType,
       items: invoices.map((n) => ({ serialNo: n.serialNo, totalAmount: n.req.invoice_info.total_amount })),
     },
-    issueAtOnceSql(invoices, qr),
+    issueAtOnceSql(invoices),
   );
 }

@@ -1,5 +1,4 @@
 import { type BlueInvoiceRequest, CODE, INVOICE_CODE, type IssueResult, messageFor } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isInDatabase } from '../../../channels/in-database.ts';
 import { isDigitalType, shanghaiParts } from '../../../channels/numbers.ts';
@@ -130,7 +129,7 @@ export async function issueBlue(
       id: invoiceId,
       from: ['failed'],
       to: 'issuing',
-      set: sql`error_code = null, error_message = null`,
+      error: null,
       event: 'issuing',
       userId: actor.userId,
       detail: { retry: true, send_email: req.send_email },

@@ -1,9 +1,9 @@
 import type { IssueResult } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { runInvoiceIssuedHooks } from '../hooks.ts';
-import { issuedSet } from './channel-call.ts';
+import { issuedFields } from './channel-call.ts';
 import { current } from './index.ts';
+import { unsettledInvoices, wantsEmail } from './repo.ts';
 import { transition } from './transitions.ts';
 
 export type ReconcileSummary = {
@@ -35,28 +35,17 @@ export async function reconcileInvoices(
   } = {},
 ): Promise<ReconcileSummary> {
   const stale = opts.staleIssuingMs ?? STALE_ISSUING_MS;
-  const stores = opts.storeIds ? [...opts.storeIds] : null;
-  const res = await app.db.execute<{
-    id: number | string;
-    client_id: number;
-    serial_no: string;
-    status: string;
-    invoice_type: string;
-    total_amount: string;
-    total_with_tax: string;
-  }>(sql`
-    select id, client_id, serial_no, status, invoice_type, total_amount, total_with_tax
-    from invoices
-    where (status = 'unknown' or (status = 'issuing' and updated_at < now() - make_interval(secs => ${stale / 1000})))
-      ${opts.clientId !== undefined ? sql`and client_id = ${opts.clientId}` : sql``}
-      ${stores ? sql`and store_id = any(${`{${stores.join(',')}}`}::int[])` : sql``}
-      ${opts.serialNo ? sql`and serial_no = ${opts.serialNo}` : sql``}
-    order by id
-    limit ${opts.limit ?? 500}`);
+  const rows = await unsettledInvoices(app.db, {
+    staleMs: stale,
+    clientId: opts.clientId,
+    storeIds: opts.storeIds ? [...opts.storeIds] : null,
+    serialNo: opts.serialNo,
+    limit: opts.limit ?? 500,
+  });
 
   const summary: ReconcileSummary = { checked: 0, issued: 0, failed: 0, pending: 0, results: [] };
   const userId = opts.userId ?? null;
-  for (const inv of res.rows) {
+  for (const inv of rows) {
     summary.checked++;
     const id = Number(inv.id);
     const known = await app.taxChannel.querySerial({ clientId: inv.client_id, serialNo: inv.serial_no });
@@ -67,7 +56,7 @@ export async function reconcileInvoices(
         id,
         from: ['unknown', 'issuing'],
         to: 'issued',
-        set: issuedSet(
+        issued: issuedFields(
           { invoiceType: inv.invoice_type, totalAmount: inv.total_amount, totalWithTax: inv.total_with_tax },
           known,
         ),
@@ -82,15 +71,14 @@ export async function reconcileInvoices(
       });
       if (moved) {
         summary.issued++;
-        runInvoiceIssuedHooks(app, id, { sendEmail: await wantedEmail(app, id) });
+        runInvoiceIssuedHooks(app, id, { sendEmail: await wantsEmail(app.db, id) });
       }
     } else {
       const moved = await transition(app.db, {
         id,
         from: ['unknown', 'issuing'],
         to: 'failed',
-        set: sql`error_code = 'not_issued',
-          error_message = '税局未开具该发票，可使用原流水号重新开具'`,
+        error: { code: 'not_issued', message: '税局未开具该发票，可使用原流水号重新开具' },
         event: 'reconciled',
         userId,
         detail: { from: inv.status, to: 'failed' },
@@ -100,18 +88,4 @@ export async function reconcileInvoices(
     summary.results.push(await current(app, inv.client_id, id));
   }
   return summary;
-}
-
-/** Whether the request that made the invoice asked for e-mail delivery (and there is an address). */
-async function wantedEmail(app: FastifyInstance, invoiceId: number): Promise<boolean> {
-  const res = await app.db.execute<{ send: boolean }>(sql`
-    select coalesce((e.detail ->> 'send_email')::boolean, false) and i.buyer_email <> '' as send
-    from invoices i
-    join lateral (
-      select detail from invoice_events
-      where invoice_id = i.id and kind in ('created', 'issuing') and detail ? 'send_email'
-      order by id desc limit 1
-    ) e on true
-    where i.id = ${invoiceId}`);
-  return res.rows[0]?.send ?? false;
 }

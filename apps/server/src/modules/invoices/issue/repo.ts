@@ -1,10 +1,11 @@
 import { qrRuleFor } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { IssuedSql } from '../../../channels/in-database.ts';
+import type { DbOrTx } from '../../../channels/numbers.ts';
 import type { Db } from '../../../db/client.ts';
 import { executePrepared } from '../../../lib/prepared.ts';
 import type { IssueContext, NewInvoice } from '../repo.ts';
-import { eligibleSql } from './eligibility.ts';
+import { eligibleSql } from './eligibility-sql.ts';
 
 /**
  * The 票面 QR text in SQL over the channel's CTE `issued`, recorded in the statement that allocates the
@@ -206,11 +207,14 @@ export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext
  * The SQL with which an in-database channel issues new invoices of one business and device in
  * one statement (InDatabaseChannel.issueAtOnce): the guard yields each invoice whose serial is new and
  * whose store may use the device (the channel checks the device itself); the CTEs insert the
- * invoices already issued, their lines and their `created` and `issued` events. `qr` is the 票面
- * QR expression over `issued` and `r` (the request row).
+ * invoices already issued, their lines and their `created` and `issued` events.
  */
-export function issueAtOnceSql(items: NewInvoice[], qr: SQL): IssuedSql {
+export function issueAtOnceSql(items: NewInvoice[]): IssuedSql {
   const first = items[0]!;
+  const qr = issuedQrSql(first.req.invoice_type, {
+    totalAmount: sql`r.total_amount`,
+    totalWithTax: sql`r.total_with_tax`,
+  });
   return {
     guard: sql`
       select r.*, ${SELLER}
@@ -243,4 +247,123 @@ export async function sellerRow(db: Db, clientId: number) {
     sql`select tax_code, taxpayer_type from clients where id = ${clientId}`,
   );
   return res.rows[0] ?? null;
+}
+
+/** The columns that go with a status move: the number of an issued invoice, or the error fields. */
+export type MoveFields = {
+  /** set the error fields (a failure, an unknown outcome); null clears them */
+  error?: { code: string; message: string } | null;
+  /** the number, check code, time and 票面 QR of an issued invoice (clears the error fields) */
+  issued?: { invoiceCode: string; invoiceNo: string; checkCode: string; issuedAt: Date; qr: string };
+};
+
+/** The status move of transitions.ts, with its event, in one statement; false when nothing moved. */
+export async function moveStatus(
+  db: DbOrTx,
+  q: MoveFields & {
+    id: number;
+    from: readonly string[];
+    to: string;
+    event: string;
+    userId: number | null;
+    detail: Record<string, unknown>;
+  },
+): Promise<boolean> {
+  const from = sql.join(
+    q.from.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const n = q.issued;
+  const fields: SQL[] = [sql`status = ${q.to}`];
+  if (n) {
+    fields.push(sql`invoice_code = ${n.invoiceCode}, invoice_no = ${n.invoiceNo}, check_code = ${n.checkCode},
+      issued_at = ${n.issuedAt.toISOString()}, qr_string = ${n.qr}, error_code = null, error_message = null`);
+  } else if (q.error === null) {
+    fields.push(sql`error_code = null, error_message = null`);
+  } else if (q.error) {
+    fields.push(sql`error_code = ${q.error.code}, error_message = ${q.error.message}`);
+  }
+  const res = await db.execute(sql`
+    with u as (
+      update invoices set ${sql.join(fields, sql`, `)}, updated_at = now()
+      where id = ${q.id} and status in (${from})
+      returning id, client_id
+    )
+    insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
+    select id, client_id, ${q.event}, ${q.userId}, ${JSON.stringify(q.detail)}::jsonb from u`);
+  return (res.rowCount ?? 0) > 0;
+}
+
+/**
+ * The in-database strategy's SQL (channels/in-database.ts IssuedSql) recording the issue of the
+ * `issuing` invoice `c.id` in the channel's allocating statement.
+ */
+export function recordIssuedSql(c: {
+  id: number;
+  userId: number | null;
+  invoiceType: string;
+  totalAmount: string;
+}): IssuedSql {
+  return {
+    guard: sql`
+      select id, serial_no, 1 as ord, ${c.totalAmount}::numeric as total_amount from invoices
+      where id = ${c.id} and status = 'issuing' for update`,
+    ctes: sql`
+      recorded as (
+        update invoices i set status = 'issued', invoice_code = issued.invoice_code,
+          invoice_no = issued.invoice_no, check_code = issued.check_code, issued_at = issued.issued_at,
+          qr_string = ${issuedQrSql(c.invoiceType, { totalAmount: sql`i.total_amount`, totalWithTax: sql`i.total_with_tax` })},
+          error_code = null, error_message = null, updated_at = now()
+        from issued
+        where i.id = ${c.id} and i.status = 'issuing'
+        returning i.id, i.serial_no, i.client_id, issued.invoice_code, issued.invoice_no
+      ),
+      issued_event as (
+        insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
+        select id, client_id, 'issued', ${c.userId}::int,
+          jsonb_build_object('invoice_code', invoice_code, 'invoice_no', invoice_no)
+        from recorded
+      )`,
+  };
+}
+
+export type UnsettledRow = {
+  id: number | string;
+  client_id: number;
+  serial_no: string;
+  status: string;
+  invoice_type: string;
+  total_amount: string;
+  total_with_tax: string;
+};
+
+/** Invoices whose outcome is not known: `unknown`, or `issuing` untouched for `staleMs`. */
+export async function unsettledInvoices(
+  db: Db,
+  q: { staleMs: number; clientId?: number; storeIds: number[] | null; serialNo?: string; limit: number },
+): Promise<UnsettledRow[]> {
+  const res = await db.execute<UnsettledRow>(sql`
+    select id, client_id, serial_no, status, invoice_type, total_amount, total_with_tax
+    from invoices
+    where (status = 'unknown' or (status = 'issuing' and updated_at < now() - make_interval(secs => ${q.staleMs / 1000})))
+      ${q.clientId !== undefined ? sql`and client_id = ${q.clientId}` : sql``}
+      ${q.storeIds ? sql`and store_id = any(${`{${q.storeIds.join(',')}}`}::int[])` : sql``}
+      ${q.serialNo ? sql`and serial_no = ${q.serialNo}` : sql``}
+    order by id
+    limit ${q.limit}`);
+  return res.rows;
+}
+
+/** Whether the request that made the invoice asked for e-mail delivery (and there is an address). */
+export async function wantsEmail(db: Db, invoiceId: number): Promise<boolean> {
+  const res = await db.execute<{ send: boolean }>(sql`
+    select coalesce((e.detail ->> 'send_email')::boolean, false) and i.buyer_email <> '' as send
+    from invoices i
+    join lateral (
+      select detail from invoice_events
+      where invoice_id = i.id and kind in ('created', 'issuing') and detail ? 'send_email'
+      order by id desc limit 1
+    ) e on true
+    where i.id = ${invoiceId}`);
+  return res.rows[0]?.send ?? false;
 }

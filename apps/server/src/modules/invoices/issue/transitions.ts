@@ -1,5 +1,5 @@
-import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../../channels/numbers.ts';
+import { type MoveFields, moveStatus } from './repo.ts';
 
 /**
  * The invoice's status machine, in one place (architecture.md §5). Every status change of an
@@ -36,17 +36,16 @@ export const mayMove = (from: InvoiceStatus, to: InvoiceStatus): boolean =>
   (INVOICE_TRANSITIONS[from] as readonly InvoiceStatus[]).includes(to);
 
 /**
- * Moves an invoice from one of `from` to `to` with its event, in one statement; `set` adds the
- * columns that go with it (numbers, error fields). False when the invoice was no longer in one of
+ * Moves an invoice from one of `from` to `to` with its event, in one statement (issue/repo.ts
+ * `moveStatus`), with the fields that go with it. False when the invoice was no longer in one of
  * `from` (another request or reconciliation got there first).
  */
 export async function transition<F extends InvoiceStatus>(
   db: DbOrTx,
-  q: {
+  q: MoveFields & {
     id: number;
     from: readonly F[];
     to: TargetOf<F>;
-    set?: SQL;
     event: string;
     userId: number | null;
     detail: Record<string, unknown>;
@@ -57,17 +56,5 @@ export async function transition<F extends InvoiceStatus>(
   if (wrong.length > 0 || q.from.length === 0) {
     throw new Error(`invoice status ${q.from.join('|')} → ${to} is not a transition (issue/transitions.ts)`);
   }
-  const from = sql.join(
-    q.from.map((s) => sql`${s}`),
-    sql`, `,
-  );
-  const res = await db.execute(sql`
-    with u as (
-      update invoices set status = ${to}${q.set ? sql`, ${q.set}` : sql``}, updated_at = now()
-      where id = ${q.id} and status in (${from})
-      returning id, client_id
-    )
-    insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
-    select id, client_id, ${q.event}, ${q.userId}, ${JSON.stringify(q.detail)}::jsonb from u`);
-  return (res.rowCount ?? 0) > 0;
+  return moveStatus(db, { ...q, to });
 }

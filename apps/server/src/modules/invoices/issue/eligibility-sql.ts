@@ -1,0 +1,33 @@
+import { INVOICE_CODE } from '@kaipiao/shared';
+import { type SQL, sql } from 'drizzle-orm';
+import { isDigitalType } from '../../../channels/numbers.ts';
+import { DEVICE_RULES, type IssueAsk } from './eligibility.ts';
+
+/**
+ * The device rule of eligibility.ts as SQL over the columns of DeviceFacts (unqualified names),
+ * one predicate per rule code: the insert of a new invoice filters by it (issue/repo.ts), so a
+ * refused invoice leaves no row. eligibility.test.ts proves each predicate agrees with its rule.
+ */
+export const RULE_SQL: Record<number, (ask: IssueAsk) => SQL> = {
+  [INVOICE_CODE.DEVICE_NOT_FOUND]: () => sql`device_id is not null`,
+  [INVOICE_CODE.DEVICE_NOT_BOUND]: () => sql`bound`,
+  [INVOICE_CODE.DEVICE_TYPE_UNSUPPORTED]: (a) => sql`coalesce(${a.invoiceType} = any(invoice_types), false)`,
+  [INVOICE_CODE.DEVICE_DISABLED]: () => sql`device_status = 'active'`,
+  [INVOICE_CODE.DEVICE_OFFLINE]: () => sql`online`,
+  [INVOICE_CODE.DEVICE_LOCKED]: () => sql`not locked`,
+  [INVOICE_CODE.OVER_INVOICE_LIMIT]: (a) => sql`per_invoice_limit >= ${a.amount}::numeric`,
+  [INVOICE_CODE.QUOTA_EXCEEDED]: (a) =>
+    sql`(monthly_quota is null or coalesce(quota_used, 0) + ${a.amount}::numeric <= monthly_quota)`,
+  [INVOICE_CODE.STOCK_EXHAUSTED]: (a) => sql`(${isDigitalType(a.invoiceType)} or stock >= 1)`,
+};
+
+/** Every rule as one SQL condition (a rule without its predicate fails loudly, not open). */
+export const eligibleSql = (ask: IssueAsk): SQL =>
+  sql.join(
+    DEVICE_RULES.map((r) => {
+      const predicate = RULE_SQL[r.code];
+      if (!predicate) throw new Error(`device rule ${r.code} has no SQL predicate (eligibility-sql.ts)`);
+      return sql`(${predicate(ask)})`;
+    }),
+    sql` and `,
+  );
