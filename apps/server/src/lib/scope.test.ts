@@ -1,4 +1,4 @@
-import { SESSION_CODE, SUMMARY_STORE_ID } from '@kaipiao/shared';
+import { CODE, messageFor, SESSION_CODE, SUMMARY_STORE_ID } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helper.ts';
@@ -11,8 +11,10 @@ import {
   canReachStore,
   deviceSql,
   employeeScope,
+  issuingActor,
   readableStores,
   refuseIfOtherStore,
+  scopeOf as requestScope,
   type Scope,
   storeArraySql,
   storeSql,
@@ -59,6 +61,23 @@ describe('buildScope', () => {
     expect(readableStores(scopeOf(SUMMARY_STORE_ID, null))).toBeNull();
     expect(readableStores(scopeOf(SUMMARY_STORE_ID, null), [3, 3, 4])).toEqual([3, 4]);
     expect(readableStores(scopeOf(7, [7, 9]), [])).toEqual([7]);
+  });
+});
+
+describe('scopeOf / issuingActor', () => {
+  it("hands a route the request's scope; without one it refuses as the auth hook does (10688, no message)", () => {
+    const s = scopeOf(7, [7, 9]);
+    expect(requestScope({ scope: s })).toBe(s);
+    expect(() => requestScope({ scope: null })).toThrow(
+      expect.objectContaining({ code: CODE.SWITCH_STORE, message: '' }),
+    );
+  });
+
+  it('issues for the selected store as the session user; the summary is refused (10688 choose a store)', () => {
+    expect(issuingActor(scopeOf(7, [7, 9]))).toEqual({ clientId: 1, storeId: 7, userId: 1 });
+    expect(() => issuingActor(scopeOf(SUMMARY_STORE_ID, null))).toThrow(
+      expect.objectContaining({ code: CODE.SWITCH_STORE, message: messageFor(CODE.SWITCH_STORE) }),
+    );
   });
 });
 

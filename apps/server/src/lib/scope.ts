@@ -1,4 +1,4 @@
-import { SESSION_CODE, SUMMARY_STORE_ID } from '@kaipiao/shared';
+import { CODE, SESSION_CODE, SUMMARY_STORE_ID } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { AppError } from './app-error.ts';
 
@@ -42,6 +42,38 @@ export type Scope = {
   /** the permission urls (menu entries) the employee holds in this business */
   permissions: ReadonlySet<string>;
 };
+
+/**
+ * The request's scope, for a route declared `business` or `store` (the auth hook refused the call
+ * with 10688 before the handler when it has none). A route declared `user` that names no business
+ * gets the same refusal here; one that may go without reads `req.scope` itself.
+ */
+export function scopeOf(req: { scope: Scope | null }): Scope {
+  if (!req.scope) throw new AppError(CODE.SWITCH_STORE, '');
+  return req.scope;
+}
+
+/** The business and the stores a read covers (repos filter through it): `storeIds` null = every store. */
+export type StoreScope = Pick<Scope, 'clientId' | 'storeIds'>;
+
+/**
+ * Who a service acts as, recorded on what it writes: the business, the store (null = the all-stores
+ * summary) and the user — null for a job acting without a session (batch runner, scan queue,
+ * reconciliation).
+ */
+export type Actor = Pick<Scope, 'clientId' | 'storeId'> & { userId: Scope['userId'] | null };
+
+/** An actor that issues: always for one store, never the summary (its routes declare `store: 'specific'`). */
+export type IssuingActor = Actor & { storeId: number };
+
+/** An actor reaching the scope's stores rather than one store (red-letter forms and voids). */
+export type StoresActor = StoreScope & Pick<Actor, 'userId'>;
+
+/** The scope as the issuing actor: refuses the summary (10688 choose a store) as `store: 'specific'` does. */
+export function issuingActor(scope: Scope): IssuingActor {
+  if (scope.storeId === null) throw new AppError(CODE.SWITCH_STORE);
+  return { clientId: scope.clientId, storeId: scope.storeId, userId: scope.userId };
+}
 
 export function buildScope(v: {
   orgId: number;
