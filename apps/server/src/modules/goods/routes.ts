@@ -18,6 +18,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { scopeOf } from '../../lib/scope.ts';
 import { readUpload, sendXlsx } from '../../lib/xlsx.ts';
 import { exportGoods, goodsTemplate, importGoods } from './excel.ts';
 import * as repo from './repo.ts';
@@ -37,7 +38,7 @@ const setDefaultBodySchema = idBodySchema.extend({ is_default: z.boolean().defau
 
 /**
  * Goods codes (商品编码) and the classification-code table: `/v3/client-project/*` and
- * `/v3/tax-class-code/*`. Every query is scoped to `req.access.clientId`.
+ * `/v3/tax-class-code/*`. Every query is scoped to the business of `scopeOf(req)`.
  */
 export const goodsRoutes: FastifyPluginAsyncZod = async (app) => {
   // only this plugin (and its children) parses multipart bodies
@@ -66,7 +67,7 @@ export const goodsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const { keyword, page, page_size } = req.query;
-      const { rows, total } = await repo.listGoods(app.db, req.access!.clientId, {
+      const { rows, total } = await repo.listGoods(app.db, scopeOf(req).clientId, {
         keyword,
         page,
         pageSize: page_size,
@@ -79,7 +80,7 @@ export const goodsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/client-project/default-project',
     { config: read, schema: { response: reply200(goodsItemSchema.nullable()) } },
     async (req) => {
-      const row = await repo.findDefaultGoods(app.db, req.access!.clientId);
+      const row = await repo.findDefaultGoods(app.db, scopeOf(req).clientId);
       return ok(row ? service.toGoodsItem(row) : null);
     },
   );
@@ -91,13 +92,13 @@ export const goodsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: taxRateBodySchema.default({}), response: reply200(taxRateResultSchema) },
     },
     async (req) =>
-      ok(await service.taxRates(app.db, req.access!.clientId, req.body.tax_class_code || undefined)),
+      ok(await service.taxRates(app.db, scopeOf(req).clientId, req.body.tax_class_code || undefined)),
   );
 
   app.post(
     '/v3/client-project/create',
     { config: manage, schema: { body: goodsBodySchema, response: reply200(goodsItemSchema) } },
-    async (req) => ok(await service.createGoods(app.db, req.access!.clientId, req.body)),
+    async (req) => ok(await service.createGoods(app.db, scopeOf(req).clientId, req.body)),
   );
 
   app.post(
@@ -105,7 +106,7 @@ export const goodsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: manage, schema: { body: updateGoodsBodySchema, response: reply200(goodsItemSchema) } },
     async (req) => {
       const { id, ...body } = req.body;
-      return ok(await service.updateGoods(app.db, req.access!.clientId, id, body));
+      return ok(await service.updateGoods(app.db, scopeOf(req).clientId, id, body));
     },
   );
 
@@ -115,14 +116,14 @@ export const goodsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: manage,
       schema: { body: idsBodySchema, response: reply200(z.object({ deleted: z.number() })) },
     },
-    async (req) => ok({ deleted: await service.deleteGoods(app.db, req.access!.clientId, req.body.ids) }),
+    async (req) => ok({ deleted: await service.deleteGoods(app.db, scopeOf(req).clientId, req.body.ids) }),
   );
 
   app.post(
     '/v3/client-project/set-default',
     { config: manage, schema: { body: setDefaultBodySchema, response: reply200(okSchema) } },
     async (req) => {
-      await service.setDefaultGoods(app.db, req.access!.clientId, req.body.id, req.body.is_default);
+      await service.setDefaultGoods(app.db, scopeOf(req).clientId, req.body.id, req.body.is_default);
       return ok(null);
     },
   );
@@ -131,7 +132,7 @@ export const goodsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/client-project/export',
     { config: manage, schema: { querystring: exportQuerySchema } },
     async (req, reply) => {
-      const buffer = await exportGoods(app.db, req.access!.clientId, req.query.keyword);
+      const buffer = await exportGoods(app.db, scopeOf(req).clientId, req.query.keyword);
       return sendXlsx(reply, buffer, `商品编码_${new Date().toISOString().slice(0, 10)}.xlsx`);
     },
   );
@@ -143,6 +144,6 @@ export const goodsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/client-project/import',
     { config: manage, schema: { response: reply200(importResultSchema) } },
-    async (req) => ok(await importGoods(app.db, req.access!.clientId, await readUpload(req))),
+    async (req) => ok(await importGoods(app.db, scopeOf(req).clientId, await readUpload(req))),
   );
 };

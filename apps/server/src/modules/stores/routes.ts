@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { scopeOf } from '../../lib/scope.ts';
 import * as service from './service.ts';
 
 const STORE_MENUS = ['/group/client-store', '/hotel/group/client-store'] as const;
@@ -31,7 +32,7 @@ export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { response: reply200(z.array(storeRowSchema)) },
     },
     async (req) => {
-      const stores = await service.listStores(app, req.access!, false);
+      const stores = await service.listStores(app, scopeOf(req), false);
       return ok(
         stores.map(({ client_store_id, name, code, status }) => ({ client_store_id, name, code, status })),
       );
@@ -44,7 +45,7 @@ export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: STORE_MENUS, scope: 'store' },
       schema: { response: reply200(z.array(storeItemSchema)) },
     },
-    async (req) => ok(await service.listStores(app, req.access!, true)),
+    async (req) => ok(await service.listStores(app, scopeOf(req), true)),
   );
   app.post(
     '/v3/client-store/save',
@@ -53,7 +54,7 @@ export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: storeBodySchema, response: reply200(done) },
     },
     async (req) => {
-      const id = await service.saveStore(app, req.access!, req.body);
+      const id = await service.saveStore(app, scopeOf(req), req.body);
       await refresh(req);
       return ok({ id }, '保存成功');
     },
@@ -65,7 +66,7 @@ export const storeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: storeStatusBodySchema, response: reply200(done) },
     },
     async (req) => {
-      await service.setStoreStatus(app, req.access!, req.body.client_store_id, req.body.status);
+      await service.setStoreStatus(app, scopeOf(req), req.body.client_store_id, req.body.status);
       await refresh(req);
       return ok({ id: req.body.client_store_id }, req.body.status === 'active' ? '已启用' : '已停用');
     },

@@ -15,6 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { scopeOf } from '../../lib/scope.ts';
 import { readUpload, sendXlsx } from '../../lib/xlsx.ts';
 import { INVOICING_MENUS } from '../goods/routes.ts';
 import { onInvoiceIssued } from '../invoices/hooks.ts';
@@ -44,7 +45,7 @@ export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const { keyword, title_type, page, page_size } = req.query;
-      const { rows, total } = await repo.listTitles(app.db, req.access!.clientId, {
+      const { rows, total } = await repo.listTitles(app.db, scopeOf(req).clientId, {
         keyword,
         titleType: title_type,
         page,
@@ -61,7 +62,7 @@ export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: searchTitlesQuerySchema, response: reply200(z.array(titleItemSchema)) },
     },
     async (req) => {
-      const rows = await repo.searchTitles(app.db, req.access!.clientId, req.query.keyword, 10);
+      const rows = await repo.searchTitles(app.db, scopeOf(req).clientId, req.query.keyword, 10);
       return ok(rows.map(service.toTitleItem));
     },
   );
@@ -73,13 +74,13 @@ export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { scope: 'business' },
       schema: { querystring: infoByTaxCodeQuerySchema, response: reply200(infoByTaxCodeSchema) },
     },
-    async (req) => ok(await service.infoByTaxCode(app.db, req.query.tax_code, req.access?.clientId ?? null)),
+    async (req) => ok(await service.infoByTaxCode(app.db, req.query.tax_code, scopeOf(req).clientId)),
   );
 
   app.post(
     '/v3/client-title/create',
     { config: manage, schema: { body: titleBodySchema, response: reply200(titleItemSchema) } },
-    async (req) => ok(await service.createTitle(app.db, req.access!.clientId, req.body)),
+    async (req) => ok(await service.createTitle(app.db, scopeOf(req).clientId, req.body)),
   );
 
   app.post(
@@ -87,7 +88,7 @@ export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: manage, schema: { body: updateTitleBodySchema, response: reply200(titleItemSchema) } },
     async (req) => {
       const { id, ...body } = req.body;
-      return ok(await service.updateTitle(app.db, req.access!.clientId, id, body));
+      return ok(await service.updateTitle(app.db, scopeOf(req).clientId, id, body));
     },
   );
 
@@ -97,14 +98,14 @@ export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
       config: manage,
       schema: { body: idsBodySchema, response: reply200(z.object({ deleted: z.number() })) },
     },
-    async (req) => ok({ deleted: await service.deleteTitles(app.db, req.access!.clientId, req.body.ids) }),
+    async (req) => ok({ deleted: await service.deleteTitles(app.db, scopeOf(req).clientId, req.body.ids) }),
   );
 
   app.get(
     '/v3/client-title/export',
     { config: manage, schema: { querystring: exportQuerySchema } },
     async (req, reply) => {
-      const buffer = await exportTitles(app.db, req.access!.clientId, req.query.keyword);
+      const buffer = await exportTitles(app.db, scopeOf(req).clientId, req.query.keyword);
       return sendXlsx(reply, buffer, `购方抬头_${new Date().toISOString().slice(0, 10)}.xlsx`);
     },
   );
@@ -116,6 +117,6 @@ export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/client-title/import',
     { config: manage, schema: { response: reply200(importResultSchema) } },
-    async (req) => ok(await importTitles(app.db, req.access!.clientId, await readUpload(req))),
+    async (req) => ok(await importTitles(app.db, scopeOf(req).clientId, await readUpload(req))),
   );
 };
