@@ -2,8 +2,8 @@ import { DEVICE_CODE } from '@kaipiao/shared';
 import { maskPhone, type TaxAccountBody } from '@kaipiao/shared/schemas/devices';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Scope } from '../../lib/scope.ts';
 import { sealSecret } from '../../lib/secret-box.ts';
-import type { ClientAccess } from '../session/access.ts';
 import { iso, loadDevice } from './common.ts';
 import * as repo from './repo.ts';
 
@@ -15,8 +15,8 @@ import * as repo from './repo.ts';
 type App = FastifyInstance;
 
 /** Accounts the employee may reach, phone masked, with their effective login and real-name state. */
-export async function accountStates(app: App, access: ClientAccess) {
-  const rows = await repo.selectAccountStates(app.db, access);
+export async function accountStates(app: App, scope: Scope) {
+  const rows = await repo.selectAccountStates(app.db, scope);
   return rows.map((r) => ({
     ...r,
     phone: maskPhone(r.phone),
@@ -25,13 +25,13 @@ export async function accountStates(app: App, access: ClientAccess) {
   }));
 }
 
-export async function whiteList(app: App, access: ClientAccess) {
-  const accounts = await repo.selectWhiteListed(app.db, access.clientId);
+export async function whiteList(app: App, scope: Scope) {
+  const accounts = await repo.selectWhiteListed(app.db, scope.clientId);
   return { white_listed: accounts.length > 0, accounts };
 }
 
-export async function assertWhiteListed(app: App, access: ClientAccess) {
-  if (!(await whiteList(app, access)).white_listed) throw new AppError(DEVICE_CODE.NOT_WHITE_LISTED);
+export async function assertWhiteListed(app: App, scope: Scope) {
+  if (!(await whiteList(app, scope)).white_listed) throw new AppError(DEVICE_CODE.NOT_WHITE_LISTED);
 }
 
 /**
@@ -39,42 +39,42 @@ export async function assertWhiteListed(app: App, access: ClientAccess) {
  * employee's stores; the password is sealed before it is stored; a new account needs a password and
  * a phone; the account name is unique in the business.
  */
-export async function saveAccount(app: App, access: ClientAccess, body: Required<TaxAccountBody>) {
+export async function saveAccount(app: App, scope: Scope, body: Required<TaxAccountBody>) {
   if (body.device_id !== null) {
-    const d = await loadDevice(app.db, access, body.device_id);
+    const d = await loadDevice(app.db, scope, body.device_id);
     if (d.kind !== 'digital') throw new AppError(DEVICE_CODE.TYPE_NOT_SUPPORTED);
   }
   const sealed = body.password ? await sealSecret(app.env.dataDir, body.password) : null;
   return app.db.transaction(async (tx) => {
-    if (await repo.accountTaken(tx, access.clientId, body.account, body.id ?? 0)) {
+    if (await repo.accountTaken(tx, scope.clientId, body.account, body.id ?? 0)) {
       throw new AppError(DEVICE_CODE.ACCOUNT_TAKEN);
     }
     let id = body.id;
     if (id === undefined) {
       if (!sealed) throw new AppError(DEVICE_CODE.PASSWORD_REQUIRED);
       if (!body.phone) throw new AppError(DEVICE_CODE.PHONE_REQUIRED);
-      id = await repo.insertAccount(tx, access.clientId, body, sealed);
-    } else if (!(await repo.updateAccount(tx, access, id, body, sealed))) {
-      await repo.refuseOtherStoreAccount(tx, access.clientId, id);
+      id = await repo.insertAccount(tx, scope.clientId, body, sealed);
+    } else if (!(await repo.updateAccount(tx, scope, id, body, sealed))) {
+      await repo.refuseOtherStoreAccount(tx, scope.clientId, id);
       throw new AppError(DEVICE_CODE.ACCOUNT_NOT_FOUND);
     }
-    await repo.syncWhiteList(tx, access.clientId);
+    await repo.syncWhiteList(tx, scope.clientId);
     return id;
   });
 }
 
-export async function setAccountStatus(app: App, access: ClientAccess, id: number, status: string) {
-  if (!(await repo.updateAccountStatus(app.db, access, id, status))) {
-    await repo.refuseOtherStoreAccount(app.db, access.clientId, id);
+export async function setAccountStatus(app: App, scope: Scope, id: number, status: string) {
+  if (!(await repo.updateAccountStatus(app.db, scope, id, status))) {
+    await repo.refuseOtherStoreAccount(app.db, scope.clientId, id);
     throw new AppError(DEVICE_CODE.ACCOUNT_NOT_FOUND);
   }
-  await repo.syncWhiteList(app.db, access.clientId);
+  await repo.syncWhiteList(app.db, scope.clientId);
 }
 
 /** Health board: every active tax account × every clerk who may issue for the business. */
-export async function healthBoard(app: App, access: ClientAccess) {
-  const accounts = (await accountStates(app, access)).filter((a) => a.status === 'active');
-  const clerks = await repo.selectIssuingClerks(app.db, access.orgId, access.clientId);
+export async function healthBoard(app: App, scope: Scope) {
+  const accounts = (await accountStates(app, scope)).filter((a) => a.status === 'active');
+  const clerks = await repo.selectIssuingClerks(app.db, scope.orgId, scope.clientId);
   const now = Date.now();
   return accounts.flatMap((a) =>
     clerks.map((c) => ({

@@ -3,8 +3,7 @@ import { DEVICE_KIND_LABELS } from '@kaipiao/shared/schemas/devices';
 import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
-import { storeRefused } from '../../lib/scope.ts';
-import type { ClientAccess } from '../session/access.ts';
+import { employeeScope, type Scope, storeRefused } from '../../lib/scope.ts';
 import { applyFilingLocks } from './filing-locks.ts';
 import * as repo from './repo.ts';
 
@@ -15,9 +14,6 @@ import * as repo from './repo.ts';
  */
 
 type App = FastifyInstance;
-/** Who acts: the session's business access and the user (stock and filing record the user). */
-export type Actor = { access: ClientAccess; userId: number };
-
 export const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
 function toDevice(d: repo.DeviceRow) {
@@ -51,18 +47,18 @@ function toDevice(d: repo.DeviceRow) {
  * Devices the user may see: every device for whole-business users, else those bound to their stores.
  * A 锁死期 that has come is applied first, so what is shown is what issuing will find.
  */
-export async function listDevices(app: App, access: ClientAccess, storeId?: number) {
-  await applyFilingLocks(app.db, new Date(), access.clientId);
-  const stores =
-    storeId !== undefined && storeId > 0 ? [storeId] : access.storeIds ? [...access.storeIds] : null;
-  return (await repo.selectDevices(app.db, access, stores)).map(toDevice);
+export async function listDevices(app: App, scope: Scope, storeId?: number) {
+  await applyFilingLocks(app.db, new Date(), scope.clientId);
+  const stores = storeId !== undefined && storeId > 0 ? [storeId] : employeeScope(scope).storeIds;
+  return (await repo.selectDevices(app.db, scope, stores)).map(toDevice);
 }
 
 /** One device of the business; another business's id is refused as not found. */
-export async function loadDevice(db: DbOrTx, access: ClientAccess, id: number, lock = false) {
-  const row = await repo.selectDevice(db, access, id, lock);
+export async function loadDevice(db: DbOrTx, scope: Scope, id: number, lock = false) {
+  const row = await repo.selectDevice(db, scope, id, lock);
   if (!row) throw new AppError(DEVICE_CODE.DEVICE_NOT_FOUND);
-  if (access.storeIds && !(row.stores ?? []).some((s) => access.storeIds!.has(s.client_store_id))) {
+  const permitted = scope.permittedStoreIds;
+  if (permitted && !(row.stores ?? []).some((s) => permitted.has(s.client_store_id))) {
     throw storeRefused();
   }
   return toDevice(row);

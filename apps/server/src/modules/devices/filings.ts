@@ -1,8 +1,8 @@
 import { DEVICE_CODE } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
-import type { ClientAccess } from '../session/access.ts';
-import { type Actor, iso, listDevices, loadDevice } from './common.ts';
+import type { Scope } from '../../lib/scope.ts';
+import { iso, listDevices, loadDevice } from './common.ts';
 import { filesMonthly, filingClock, filingFlags, filingRefusal, isLiable } from './filing.ts';
 import * as repo from './repo.ts';
 
@@ -19,16 +19,16 @@ const filingState = (f: repo.FilingRow) => ({
   clearedAt: f.cleared_at ? new Date(f.cleared_at) : null,
 });
 
-export async function listFilings(app: App, access: ClientAccess, deviceId?: number) {
+export async function listFilings(app: App, scope: Scope, deviceId?: number) {
   const clock = filingClock(new Date());
-  const devices = (await listDevices(app, access)).filter(
+  const devices = (await listDevices(app, scope)).filter(
     (d) =>
       filesMonthly(d.kind) && d.status === 'active' && (deviceId === undefined || d.device_id === deviceId),
   );
   if (devices.length === 0) return [];
   const ids = devices.map((d) => d.device_id);
-  const filings = await repo.selectFilings(app.db, access.clientId, ids, clock.period);
-  const totals = await repo.selectPeriodTotals(app.db, access.clientId, ids, clock.from, clock.to);
+  const filings = await repo.selectFilings(app.db, scope.clientId, ids, clock.period);
+  const totals = await repo.selectPeriodTotals(app.db, scope.clientId, ids, clock.from, clock.to);
   return devices.map((d) => {
     const f = filings.find((x) => x.device_id === d.device_id)!;
     const t = totals.find((x) => x.device_id === d.device_id);
@@ -66,27 +66,27 @@ const REFUSALS = {
  */
 export async function fileDevice(
   app: App,
-  actor: Actor,
+  scope: Scope,
   action: 'copy' | 'clear',
   deviceId: number,
   now = new Date(),
 ) {
   const clock = filingClock(now);
   return app.db.transaction(async (tx) => {
-    const d = await loadDevice(tx, actor.access, deviceId, true);
+    const d = await loadDevice(tx, scope, deviceId, true);
     if (!filesMonthly(d.kind)) throw new AppError(DEVICE_CODE.FILING_NOT_APPLICABLE);
     const f = await repo.lockFiling(tx, deviceId, clock.period);
     const refusal = filingRefusal(action, clock, filingState(f), isLiable(new Date(f.created_at), clock));
     if (refusal) throw new AppError(REFUSALS[refusal]);
     if (action === 'copy') {
       await repo.recordCopy(tx, {
-        clientId: actor.access.clientId,
+        clientId: scope.clientId,
         deviceId,
         period: clock.period,
         from: clock.from,
         to: clock.to,
         uploadNo: `SB${clock.period.replace('-', '')}${String(deviceId).padStart(6, '0')}`,
-        userId: actor.userId,
+        userId: scope.userId,
       });
     } else {
       await repo.recordClear(tx, deviceId, clock.period);

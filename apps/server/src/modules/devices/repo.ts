@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
-import { deviceSql, refuseIfOtherStore, storeSql } from '../../lib/scope.ts';
-import type { ClientAccess } from '../session/access.ts';
+import { deviceSql, employeeScope, refuseIfOtherStore, type Scope, storeSql } from '../../lib/scope.ts';
 
 /**
  * The SQL of devices, 电子税务局 accounts, invoice stock and monthly filing (issue 19 item 4): the
@@ -10,7 +9,8 @@ import type { ClientAccess } from '../session/access.ts';
  */
 
 const intArray = (ids: readonly number[]) => `{${ids.join(',')}}`;
-const permitted = (access: ClientAccess) => (access.storeIds === null ? null : [...access.storeIds]);
+/** The stores the employee may use, whatever store is selected (devices are a management page). */
+const permitted = (scope: Scope) => employeeScope(scope).storeIds;
 
 // ---- devices ---------------------------------------------------------------------------------
 
@@ -36,7 +36,7 @@ export type DeviceRow = {
 };
 
 /** The device columns, with the stores it is bound to named only where the employee may see them. */
-const deviceSelect = (access: ClientAccess) => sql`
+const deviceSelect = (scope: Scope) => sql`
   select d.id, d.kind, d.channel, d.name, d.device_no, d.extension_no, d.parent_id, d.hosted, d.online, d.locked,
     d.status, d.invoice_types, d.per_invoice_limit, d.monthly_quota, d.quota_used, d.quota_month,
     (select jsonb_object_agg(s.invoice_type, s.left) from (
@@ -44,16 +44,16 @@ const deviceSelect = (access: ClientAccess) => sql`
        where r.device_id = d.id and r.next_no <= r.end_no group by r.invoice_type) s) as stock,
     (select jsonb_agg(jsonb_build_object('client_store_id', cs.id, 'name', cs.name) order by cs.id)
        from device_stores ds join client_stores cs on cs.id = ds.store_id
-       where ds.device_id = d.id and ${storeSql(permitted(access), sql`cs.id`)}) as stores
-  from tax_devices d where d.client_id = ${access.clientId}`;
+       where ds.device_id = d.id and ${storeSql(permitted(scope), sql`cs.id`)}) as stores
+  from tax_devices d where d.client_id = ${scope.clientId}`;
 
 /** The business's devices, those bound to one of `stores` when given: 数电 first, branches after their main disc. */
 export async function selectDevices(
   db: DbOrTx,
-  access: ClientAccess,
+  scope: Scope,
   stores: readonly number[] | null,
 ): Promise<DeviceRow[]> {
-  const res = await db.execute<DeviceRow>(sql`${deviceSelect(access)}
+  const res = await db.execute<DeviceRow>(sql`${deviceSelect(scope)}
     ${stores ? sql`and exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = any(${intArray(stores)}::int[]))` : sql``}
     order by case d.kind when 'digital' then 0 else 1 end, coalesce(d.parent_id, d.id), d.extension_no, d.id`);
   return res.rows;
@@ -62,11 +62,11 @@ export async function selectDevices(
 /** One device of the business (locked `for update` when asked), or undefined. */
 export async function selectDevice(
   db: DbOrTx,
-  access: ClientAccess,
+  scope: Scope,
   id: number,
   lock: boolean,
 ): Promise<DeviceRow | undefined> {
-  const res = await db.execute<DeviceRow>(sql`${deviceSelect(access)} and d.id = ${id}
+  const res = await db.execute<DeviceRow>(sql`${deviceSelect(scope)} and d.id = ${id}
     ${lock ? sql`for update of d` : sql``}`);
   return res.rows[0];
 }
@@ -115,14 +115,14 @@ export type AccountRow = {
  * A tax account is the stores' whose device it logs in (an account without a device is the whole
  * business's): a store-scoped employee reaches only accounts of devices bound or granted to its stores.
  */
-const accountInScope = (access: ClientAccess) => deviceSql(permitted(access), sql`a.device_id`);
+const accountInScope = (scope: Scope) => deviceSql(permitted(scope), sql`a.device_id`);
 
 /**
  * Accounts with their effective state: the account's own columns, or the real-name module's live
  * session of the account's 数电 device (realname_sessions), whichever is later. The password column
  * is never selected here.
  */
-export async function selectAccountStates(db: DbOrTx, access: ClientAccess): Promise<AccountRow[]> {
+export async function selectAccountStates(db: DbOrTx, scope: Scope): Promise<AccountRow[]> {
   const res = await db.execute<AccountRow>(sql`
     select a.id, a.account, a.phone, a.identity, a.person_name, a.channel, a.device_id, d.name as device_name,
       a.white_listed, a.status, (a.password_enc <> '') as has_password,
@@ -138,7 +138,7 @@ export async function selectAccountStates(db: DbOrTx, access: ClientAccess): Pro
     left join tax_devices d on d.id = a.device_id
     left join realname_sessions rs on rs.client_id = a.client_id and rs.device_id = a.device_id
     cross join lateral (select greatest(a.session_expires_at, rs.login_expires_at) as expires) x
-    where a.client_id = ${access.clientId} and ${accountInScope(access)}
+    where a.client_id = ${scope.clientId} and ${accountInScope(scope)}
     order by a.id`);
   return res.rows;
 }
@@ -192,7 +192,7 @@ export async function insertAccount(
  */
 export async function updateAccount(
   db: DbOrTx,
-  access: ClientAccess,
+  scope: Scope,
   id: number,
   a: AccountValues,
   sealedPassword: string | null,
@@ -204,20 +204,20 @@ export async function updateAccount(
       login_state = case when ${sealedPassword}::text is null and account = ${a.account} then login_state else 'offline' end,
       session_expires_at = case when ${sealedPassword}::text is null and account = ${a.account} then session_expires_at else null end,
       updated_at = now()
-    where id = ${id} and client_id = ${access.clientId} and ${accountInScope(access)} returning id`);
+    where id = ${id} and client_id = ${scope.clientId} and ${accountInScope(scope)} returning id`);
   return r.rows.length > 0;
 }
 
 /** Sets an in-scope account's status; false when no such account is in scope. */
 export async function updateAccountStatus(
   db: DbOrTx,
-  access: ClientAccess,
+  scope: Scope,
   id: number,
   status: string,
 ): Promise<boolean> {
   const r = await db.execute(
     sql`update tax_accounts a set status = ${status}, updated_at = now()
-      where id = ${id} and client_id = ${access.clientId} and ${accountInScope(access)} returning id`,
+      where id = ${id} and client_id = ${scope.clientId} and ${accountInScope(scope)} returning id`,
   );
   return r.rows.length > 0;
 }

@@ -1,4 +1,3 @@
-import { CODE } from '@kaipiao/shared';
 import {
   applyStockBodySchema,
   checkTaxSchema,
@@ -15,8 +14,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { scopeOf } from '../../lib/scope.ts';
 import { assertStoreVisible } from '../stores/service.ts';
 import * as accounts from './accounts.ts';
 import * as common from './common.ts';
@@ -50,7 +49,6 @@ const done = z.object({ id: z.number() });
  * stores / Equipment). Every id is looked up inside the session's business (another's → 21001/21002/21005).
  */
 export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
-  const actor = (req: FastifyRequest) => ({ access: req.access!, userId: req.session!.userId });
   // the editor's cached access (known stores, white-listed menu) is reloaded at once; others' within its TTL
   const refresh = (req: FastifyRequest) => app.invalidate({ userId: req.session!.userId });
   defineFilingLockJob(app);
@@ -62,7 +60,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: { response: reply200(z.array(deviceItemSchema)) },
     },
-    async (req) => ok(await common.listDevices(app, req.access!)),
+    async (req) => ok(await common.listDevices(app, scopeOf(req))),
   );
   app.post(
     '/v3/client-store/tax-equipment-list',
@@ -75,8 +73,9 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const storeId = req.body.store_id;
-      if (storeId !== undefined && storeId > 0) await assertStoreVisible(app, req.access!, storeId);
-      return ok(await common.listDevices(app, req.access!, storeId));
+      const scope = scopeOf(req);
+      if (storeId !== undefined && storeId > 0) await assertStoreVisible(app, scope, storeId);
+      return ok(await common.listDevices(app, scope, storeId));
     },
   );
   app.get(
@@ -85,7 +84,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: { querystring: idQuery, response: reply200(deviceDetailSchema) },
     },
-    async (req) => ok(await service.deviceDetail(app, req.access!, req.query.id)),
+    async (req) => ok(await service.deviceDetail(app, scopeOf(req), req.query.id)),
   );
   app.get(
     '/v3/equipment/group-by-channel',
@@ -110,17 +109,14 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         ),
       },
     },
-    async (req) => ok(await service.groupByChannel(app, req.access!)),
+    async (req) => ok(await service.groupByChannel(app, scopeOf(req))),
   );
   // the console shell runs the device check for every user of the business (spec §4), so no menu
   // entry is required; the list holds only the devices of the user's stores
   app.get(
     '/v3/equipment/check-tax',
     { config: { scope: 'store' }, schema: { response: reply200(checkTaxSchema) } },
-    async (req) => {
-      if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
-      return ok(await service.checkTax(app, req.access));
-    },
+    async (req) => ok(await service.checkTax(app, scopeOf(req))),
   );
   app.get(
     '/v3/equipment/session-health',
@@ -128,7 +124,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: { response: reply200(z.array(healthRowSchema)) },
     },
-    async (req) => ok(await accounts.healthBoard(app, req.access!)),
+    async (req) => ok(await accounts.healthBoard(app, scopeOf(req))),
   );
 
   // ---- tax accounts (white-listed businesses only, spec §6) ----
@@ -145,7 +141,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         ),
       },
     },
-    async (req) => ok(await accounts.whiteList(app, req.access!)),
+    async (req) => ok(await accounts.whiteList(app, scopeOf(req))),
   );
   app.get(
     '/v3/tax-account/list',
@@ -154,8 +150,9 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { response: reply200(z.array(taxAccountItemSchema)) },
     },
     async (req) => {
-      await accounts.assertWhiteListed(app, req.access!);
-      return ok(await accounts.accountStates(app, req.access!));
+      const scope = scopeOf(req);
+      await accounts.assertWhiteListed(app, scope);
+      return ok(await accounts.accountStates(app, scope));
     },
   );
   app.post(
@@ -165,9 +162,10 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: taxAccountBodySchema, response: reply200(done) },
     },
     async (req) => {
-      await accounts.assertWhiteListed(app, req.access!);
+      const scope = scopeOf(req);
+      await accounts.assertWhiteListed(app, scope);
       const b = req.body;
-      const id = await accounts.saveAccount(app, req.access!, { ...b, id: b.id as number });
+      const id = await accounts.saveAccount(app, scope, { ...b, id: b.id as number });
       await refresh(req);
       return ok({ id }, '保存成功');
     },
@@ -176,8 +174,9 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/tax-account/disable',
     { config: { menu: ACCOUNT_MENU, scope: 'store' }, schema: { body: idBody, response: reply200(done) } },
     async (req) => {
-      await accounts.assertWhiteListed(app, req.access!);
-      await accounts.setAccountStatus(app, req.access!, req.body.id, 'disabled');
+      const scope = scopeOf(req);
+      await accounts.assertWhiteListed(app, scope);
+      await accounts.setAccountStatus(app, scope, req.body.id, 'disabled');
       await refresh(req);
       return ok({ id: req.body.id }, '已停用');
     },
@@ -190,7 +189,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: STOCK_MENUS, scope: 'store' },
       schema: { response: reply200(z.array(stockMovementSchema)) },
     },
-    async (req) => ok(await stock.listMovements(app, req.access!)),
+    async (req) => ok(await stock.listMovements(app, scopeOf(req))),
   );
   app.post(
     '/v3/invoice-manage/apply',
@@ -201,7 +200,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: reply200(z.object({ invoiceCode: z.string(), startNo: z.number(), endNo: z.number() })),
       },
     },
-    async (req) => ok(await stock.applyStock(app, actor(req), req.body), '领票成功'),
+    async (req) => ok(await stock.applyStock(app, scopeOf(req), req.body), '领票成功'),
   );
   for (const kind of ['distribute', 'return'] as const) {
     app.post(
@@ -212,7 +211,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (req) =>
         ok(
-          await stock.moveStock(app, actor(req), kind, req.body),
+          await stock.moveStock(app, scopeOf(req), kind, req.body),
           kind === 'distribute' ? '分发成功' : '退回成功',
         ),
     );
@@ -225,7 +224,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { menu: '/report-summary/summary', scope: 'store' },
       schema: { response: reply200(z.array(filingItemSchema)) },
     },
-    async (req) => ok(await filings.listFilings(app, req.access!)),
+    async (req) => ok(await filings.listFilings(app, scopeOf(req))),
   );
   for (const action of ['copy', 'clear'] as const) {
     app.post(
@@ -235,7 +234,7 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: { body: filingBodySchema, response: reply200(done) },
       },
       async (req) => {
-        await filings.fileDevice(app, actor(req), action, req.body.device_id);
+        await filings.fileDevice(app, scopeOf(req), action, req.body.device_id);
         return ok({ id: req.body.device_id }, action === 'copy' ? '汇总上传成功' : '清卡成功');
       },
     );

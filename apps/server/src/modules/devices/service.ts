@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ClientAccess } from '../session/access.ts';
+import type { Scope } from '../../lib/scope.ts';
 import { listDevices, loadDevice } from './common.ts';
 import { filesMonthly } from './filing.ts';
 import { applyFilingLocks } from './filing-locks.ts';
@@ -14,13 +14,13 @@ import { listMovements } from './stock.ts';
 
 type App = FastifyInstance;
 
-export async function deviceDetail(app: App, access: ClientAccess, id: number) {
-  await applyFilingLocks(app.db, new Date(), access.clientId);
-  const d = await loadDevice(app.db, access, id);
-  const ranges = await repo.selectOpenRanges(app.db, access.clientId, id);
-  const branches = await repo.selectBranches(app.db, access.clientId, id);
-  const movements = await listMovements(app, access, id);
-  const filings = filesMonthly(d.kind) ? await listFilings(app, access, id) : [];
+export async function deviceDetail(app: App, scope: Scope, id: number) {
+  await applyFilingLocks(app.db, new Date(), scope.clientId);
+  const d = await loadDevice(app.db, scope, id);
+  const ranges = await repo.selectOpenRanges(app.db, scope.clientId, id);
+  const branches = await repo.selectBranches(app.db, scope.clientId, id);
+  const movements = await listMovements(app, scope, id);
+  const filings = filesMonthly(d.kind) ? await listFilings(app, scope, id) : [];
   return {
     ...d,
     ranges: ranges.map((r) => ({ ...r, left: r.end_no - r.next_no + 1 })),
@@ -30,8 +30,8 @@ export async function deviceDetail(app: App, access: ClientAccess, id: number) {
   };
 }
 
-export async function groupByChannel(app: App, access: ClientAccess) {
-  const devices = await listDevices(app, access);
+export async function groupByChannel(app: App, scope: Scope) {
+  const devices = await listDevices(app, scope);
   const groups = new Map<string, typeof devices>();
   for (const d of devices.filter((x) => x.status === 'active')) {
     const key = d.channel || d.kind;
@@ -54,10 +54,10 @@ export async function groupByChannel(app: App, access: ClientAccess) {
  * device-authorisation socket opens while it is 1). Whether a 数电 device needs authorisation is the
  * real-name module's answer (realname_sessions and the bureau's prompts), the state the socket carries.
  */
-export async function checkTax(app: App, access: ClientAccess) {
-  const devices = (await listDevices(app, access)).filter((d) => d.status === 'active');
+export async function checkTax(app: App, scope: Scope) {
+  const devices = (await listDevices(app, scope)).filter((d) => d.status === 'active');
   const needs = devices.some((d) => d.kind === 'digital')
-    ? await app.realName.service.authNeeds(access.clientId)
+    ? await app.realName.service.authNeeds(scope.clientId)
     : new Map<number, boolean>();
   const items = devices.map((d) => {
     const needAuth = needs.get(d.device_id) === true;

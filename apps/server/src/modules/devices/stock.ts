@@ -2,8 +2,8 @@ import { DEVICE_CODE } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { addNumberRange } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
-import type { ClientAccess } from '../session/access.ts';
-import { type Actor, iso, loadDevice } from './common.ts';
+import type { Scope } from '../../lib/scope.ts';
+import { iso, loadDevice } from './common.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -13,8 +13,8 @@ import * as repo from './repo.ts';
 
 type App = FastifyInstance;
 
-export async function listMovements(app: App, access: ClientAccess, deviceId?: number) {
-  const rows = await repo.selectMovements(app.db, access.clientId, deviceId);
+export async function listMovements(app: App, scope: Scope, deviceId?: number) {
+  const rows = await repo.selectMovements(app.db, scope.clientId, deviceId);
   return rows.map((m) => ({
     ...m,
     id: Number(m.id),
@@ -26,12 +26,12 @@ export async function listMovements(app: App, access: ClientAccess, deviceId?: n
 /** 领票: the sandbox bureau grants a new range onto a main disc. */
 export async function applyStock(
   app: App,
-  actor: Actor,
+  scope: Scope,
   body: { device_id: number; invoice_type: string; count: number },
 ) {
   if (body.count < 1 || body.count > 1000) throw new AppError(DEVICE_CODE.APPLY_LIMIT);
   return app.db.transaction(async (tx) => {
-    const d = await loadDevice(tx, actor.access, body.device_id, true);
+    const d = await loadDevice(tx, scope, body.device_id, true);
     if (d.kind === 'digital') throw new AppError(DEVICE_CODE.NOT_STOCK_DEVICE);
     if (d.status !== 'active') throw new AppError(DEVICE_CODE.DEVICE_DISABLED);
     if (!d.is_main) throw new AppError(DEVICE_CODE.NOT_MAIN_DISC);
@@ -42,7 +42,7 @@ export async function applyStock(
       invoiceType: body.invoice_type,
       count: body.count,
     });
-    await repo.insertMovement(tx, actor.access.clientId, {
+    await repo.insertMovement(tx, scope.clientId, {
       kind: 'apply',
       deviceId: d.device_id,
       targetDeviceId: null,
@@ -51,7 +51,7 @@ export async function applyStock(
       invoiceCode: r.invoiceCode,
       startNo: r.startNo,
       endNo: r.endNo,
-      userId: actor.userId,
+      userId: scope.userId,
     });
     return r;
   });
@@ -65,13 +65,13 @@ export async function applyStock(
  */
 export async function moveStock(
   app: App,
-  actor: Actor,
+  scope: Scope,
   kind: 'distribute' | 'return',
   body: { device_id: number; target_device_id: number; invoice_type: string; count: number },
 ) {
   return app.db.transaction(async (tx) => {
-    const src = await loadDevice(tx, actor.access, body.device_id);
-    const dst = await loadDevice(tx, actor.access, body.target_device_id);
+    const src = await loadDevice(tx, scope, body.device_id);
+    const dst = await loadDevice(tx, scope, body.target_device_id);
     if (src.kind === 'digital' || dst.kind === 'digital') throw new AppError(DEVICE_CODE.NOT_STOCK_DEVICE);
     const main = kind === 'distribute' ? src : dst;
     const branch = kind === 'distribute' ? dst : src;
@@ -92,13 +92,13 @@ export async function moveStock(
       if (take === left && r.next_no === r.start_no) {
         await repo.moveRange(tx, r.id, dst.device_id);
       } else {
-        await repo.cutRangeTail(tx, actor.access.clientId, r, take, dst.device_id, body.invoice_type);
+        await repo.cutRangeTail(tx, scope.clientId, r, take, dst.device_id, body.invoice_type);
       }
       moved.push({ code: r.invoice_code, start: r.end_no - take + 1, end: r.end_no });
       need -= take;
     }
     for (const m of moved) {
-      await repo.insertMovement(tx, actor.access.clientId, {
+      await repo.insertMovement(tx, scope.clientId, {
         kind,
         deviceId: src.device_id,
         targetDeviceId: dst.device_id,
@@ -107,7 +107,7 @@ export async function moveStock(
         invoiceCode: m.code,
         startNo: m.start,
         endNo: m.end,
-        userId: actor.userId,
+        userId: scope.userId,
       });
     }
     return { moved: body.count };
