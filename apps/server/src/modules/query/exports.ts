@@ -24,7 +24,7 @@ import type { Db } from '../../db/client.ts';
 import { exportRecords } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { canReachStore, readableStores, storeArraySql, storeRefused } from '../../lib/scope.ts';
+import { canReachStore, readableStores, scopeOf, storeArraySql, storeRefused } from '../../lib/scope.ts';
 import { ensureInvoiceFiles } from '../documents/service.ts';
 import {
   type ExportDeps,
@@ -168,18 +168,18 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const access = req.access!;
+      const scope = scopeOf(req);
       const { kind, filters, invoice_ids } = req.body;
       // Stryker disable next-line LogicalOperator,ConditionalExpression: a missing end compares false either way (undefined)
       if (filters.date_from && filters.date_to && filters.date_from > filters.date_to) {
         throw new AppError(QUERY_CODE.DATE_RANGE_INVALID);
       }
-      const storeIds = readableStores(req.scope!, filters.store_ids);
+      const storeIds = readableStores(scope, filters.store_ids);
       const ids = invoice_ids?.length ? [...new Set(invoice_ids)] : null;
       const max = kind === 'excel' ? EXPORT_EXCEL_MAX : EXPORT_PDF_MAX;
       // what it would export now: refuse nothing-to-do and too-much up front
       const where = exportConditions({
-        clientId: access.clientId,
+        clientId: scope.clientId,
         storeIds,
         filters,
         invoiceIds: ids,
@@ -201,21 +201,21 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (count > max) throw tooManyToExport(kind, max);
       const active = await app.db.execute<{ n: number }>(sql`
         select count(*)::int as n from export_records
-        where client_id = ${access.clientId} and status in ('queued', 'running')
+        where client_id = ${scope.clientId} and status in ('queued', 'running')
           and created_at > now() - interval '1 hour'`);
       // Stryker disable next-line OptionalChaining: count(*) always returns one row
       if (Number(active.rows[0]?.n ?? 0) >= MAX_ACTIVE) throw new AppError(QUERY_CODE.EXPORT_BUSY);
-      await sweepExpiredExports(deps, { clientId: access.clientId });
+      await sweepExpiredExports(deps, { clientId: scope.clientId });
       const [rec] = await app.db
         .insert(exportRecords)
         .values({
-          clientId: access.clientId,
+          clientId: scope.clientId,
           kind,
           filters,
           invoiceIds: ids,
           // Stryker disable next-line ConditionalExpression: null either way
           storeIds: storeIds === null ? null : storeIds,
-          createdBy: req.session!.userId,
+          createdBy: scope.userId,
           expiresAt: new Date(Date.now() + EXPORT_KEEP_DAYS * 86_400_000),
         })
         .returning({ id: exportRecords.id });
@@ -232,7 +232,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const { page, page_size } = req.body;
-      const scope = req.scope!;
+      const scope = scopeOf(req);
       // an export belongs to the stores it covers: listed only when all of them are in the scope
       const visible = sql`r.client_id = ${scope.clientId} and ${storeArraySql(scope, sql`r.store_ids`)}`;
       const [rows, count] = await Promise.all([
@@ -262,6 +262,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: z.object({ record_id: z.coerce.number().int().positive() }) },
     },
     async (req, reply) => {
+      const scope = scopeOf(req);
       const res = await app.db.execute<{
         status: string;
         file_path: string | null;
@@ -270,14 +271,14 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         expires_at: Date | string;
         store_ids: number[] | null;
       }>(sql`select status, file_path, file_name, kind, expires_at, store_ids from export_records
-        where id = ${req.query.record_id} and client_id = ${req.scope!.clientId}`);
+        where id = ${req.query.record_id} and client_id = ${scope.clientId}`);
       const rec = res.rows[0];
       if (!rec) throw new AppError(QUERY_CODE.EXPORT_NOT_FOUND);
       // another store's export: refused (无权限操作该门店), as the list does not show it
       if (
         rec.store_ids === null
-          ? req.scope!.storeIds !== null
-          : !rec.store_ids.every((id) => canReachStore(req.scope!, id))
+          ? scope.storeIds !== null
+          : !rec.store_ids.every((id) => canReachStore(scope, id))
       )
         throw storeRefused();
       if (rec.status !== 'done') throw new AppError(QUERY_CODE.EXPORT_NOT_READY);

@@ -5,6 +5,7 @@ import {
   startOfBeijingDay,
 } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
+import type { StoreScope } from '../../lib/scope.ts';
 import { nextDay } from './scope.ts';
 
 /**
@@ -17,11 +18,8 @@ import { nextDay } from './scope.ts';
  * - rare states → invoices_lib_exceptional_idx (its predicate is implied by each status condition).
  */
 
-export type LibraryScope = {
-  clientId: number;
-  /** null = every store of the business */
-  storeIds: readonly number[] | null;
-};
+/** The business and the stores listed (lib/scope.ts): `storeIds` null = every store of the business. */
+export type LibraryScope = StoreScope;
 
 /** The list's sort key: issue time, or submission time while not issued. */
 export const SORT_TIME = sql.raw('coalesce(i.issued_at, i.created_at)');

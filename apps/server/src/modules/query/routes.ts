@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { readableStores, refuseIfOtherStore } from '../../lib/scope.ts';
+import { readableStores, refuseIfOtherStore, scopeOf } from '../../lib/scope.ts';
 import { exportRoutes } from './exports.ts';
 import { getInvoiceDetail, listInvoices } from './repo.ts';
 
@@ -33,10 +33,8 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       if (filter.date_from && filter.date_to && filter.date_from > filter.date_to) {
         throw new AppError(QUERY_CODE.DATE_RANGE_INVALID);
       }
-      const scope = {
-        clientId: req.access!.clientId,
-        storeIds: readableStores(req.scope!, filter.store_ids),
-      };
+      const caller = scopeOf(req);
+      const scope = { clientId: caller.clientId, storeIds: readableStores(caller, filter.store_ids) };
       return ok(await listInvoices(app.db, scope, filter, page, page_size));
     },
   );
@@ -49,7 +47,8 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: invoiceDetailRequestSchema, response: reply200(invoiceDetailSchema) },
     },
     async (req) => {
-      const scope = { clientId: req.access!.clientId, storeIds: readableStores(req.scope!) };
+      const caller = scopeOf(req);
+      const scope = { clientId: caller.clientId, storeIds: readableStores(caller) };
       const detail = await getInvoiceDetail(app.db, scope, req.body.invoice_id);
       if (!detail) {
         await refuseIfOtherStore(

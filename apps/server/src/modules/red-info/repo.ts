@@ -13,12 +13,12 @@ import {
 } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
-import { storeRefused, storeSql } from '../../lib/scope.ts';
+import { type StoreScope, storeRefused, storeSql } from '../../lib/scope.ts';
 import { isoOf } from '../query/scope.ts';
 import { type BlueLine, NOTHING_TAKEN, type Taken } from './lines.ts';
 
-/** `storeIds` null = every store of the business. */
-export type RedScope = { clientId: number; storeIds: readonly number[] | null };
+/** The business and the stores reached (lib/scope.ts): `storeIds` null = every store of the business. */
+export type RedScope = StoreScope;
 
 const storeCond = (alias: string, storeIds: readonly number[] | null): SQL =>
   sql` and ${storeSql(storeIds, sql.raw(`${alias}.store_id`))}`;

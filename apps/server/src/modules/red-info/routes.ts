@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { readableStores } from '../../lib/scope.ts';
+import { readableStores, scopeOf } from '../../lib/scope.ts';
 import { expirePending, getFormView, listForms } from './repo.ts';
 import {
   applyRed,
@@ -31,12 +31,10 @@ export const RED_MENUS = ['/red-info/sheet', '/red-info/modify'] as const;
 /** 作废 is offered in the invoice library's detail drawer. */
 const VOID_MENUS = ['/query/invoice', '/hotel/query/invoice'] as const;
 
-const actorOf = (req: FastifyRequest): RedActor => ({
-  clientId: req.access!.clientId,
-  storeIds: readableStores(req.scope!),
-  // Stryker disable next-line OptionalChaining: these routes require a session (plugins/auth)
-  userId: req.session?.userId ?? null,
-});
+const actorOf = (req: FastifyRequest): RedActor => {
+  const scope = scopeOf(req);
+  return { clientId: scope.clientId, storeIds: readableStores(scope), userId: scope.userId };
+};
 
 const WRITE = { menu: RED_MENUS, store: 'specific', scope: 'store' } as const;
 

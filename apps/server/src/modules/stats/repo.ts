@@ -3,6 +3,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { clients, homePromptStates, users } from '../../db/schema/index.ts';
 import { BEIJING_TZ } from '../../lib/beijing-sql.ts';
+import type { StoreScope } from '../../lib/scope.ts';
 import { nextDay } from '../query/scope.ts';
 
 /**
@@ -12,7 +13,8 @@ import { nextDay } from '../query/scope.ts';
  * status = 'issued', covering the summed columns). The rules that read these rows are service.ts's.
  */
 
-export type StatScope = { clientId: number; storeIds: readonly number[] | null };
+/** The business and the stores summed (lib/scope.ts): `storeIds` null = every store. */
+export type StatScope = StoreScope;
 
 function issuedIn(scope: StatScope, from: string, to: string): SQL {
   const parts: SQL[] = [

@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { readableStores } from '../../lib/scope.ts';
+import { employeeScope, readableStores, scopeOf } from '../../lib/scope.ts';
 import * as service from './service.ts';
 
 /** Statistics (/query/invoice-stat) and the home figures and prompts (/home/index). */
@@ -20,11 +20,9 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: statRequestSchema, response: reply200(statSummarySchema) },
     },
     async (req) => {
-      const scope = {
-        clientId: req.access!.clientId,
-        storeIds: readableStores(req.scope!, req.body.store_ids),
-      };
-      return ok(await service.statistics(app.db, scope, req.body));
+      const scope = scopeOf(req);
+      const stores = { clientId: scope.clientId, storeIds: readableStores(scope, req.body.store_ids) };
+      return ok(await service.statistics(app.db, stores, req.body));
     },
   );
 
@@ -32,14 +30,16 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/home/invoice-overview',
     { config: { menu: '/home/index', scope: 'store' }, schema: { response: reply200(homeOverviewSchema) } },
     async (req) => {
-      const access = req.access!;
+      const scope = scopeOf(req);
       return ok(
         await service.homeOverview(app.db, {
-          userId: req.session!.userId,
-          clientId: access.clientId,
-          scope: { clientId: access.clientId, storeIds: readableStores(req.scope!) },
-          meterScope: { clientId: access.clientId, storeIds: access.storeIds ? [...access.storeIds] : null },
-          partialScope: access.storeIds !== null,
+          userId: scope.userId,
+          clientId: scope.clientId,
+          // the figures: the selected store, or the summary's stores
+          scope,
+          // the small-scale meter: every store the employee may use, whatever is selected
+          meterScope: employeeScope(scope),
+          partialScope: scope.permittedStoreIds !== null,
         }),
       );
     },
@@ -53,12 +53,8 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: smallScaleNoticeRequestSchema, response: reply200(okSchema) },
     },
     async (req) => {
-      await service.confirmNotice(
-        app.db,
-        req.session!.userId,
-        req.access!.clientId,
-        req.body.action === 'never',
-      );
+      const scope = scopeOf(req);
+      await service.confirmNotice(app.db, scope.userId, scope.clientId, req.body.action === 'never');
       return ok(null);
     },
   );
@@ -72,7 +68,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: z.object({}).passthrough().optional(), response: reply200(okSchema) },
     },
     async (req) => {
-      await service.closeTaxRateTip(app.db, req.session!.userId, req.access?.clientId ?? null);
+      await service.closeTaxRateTip(app.db, req.session!.userId, req.scope?.clientId ?? null);
       return ok(null);
     },
   );
