@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { assertEmployeeStore, type Scope } from '../../lib/scope.ts';
+import { assertEmployeeStore, type Scope, scopeOf } from '../../lib/scope.ts';
 import {
   CONTENT_TYPES,
   deliverInvoiceEmail,
@@ -54,11 +54,11 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/invoice-detail/download',
     { config: { menu: DOCUMENT_MENUS, scope: 'store' }, schema: { querystring: invoiceDownloadQuerySchema } },
     async (req, reply) => {
-      const access = req.access!;
+      const scope = scopeOf(req);
       const { invoice_id, kind, inline } = req.query;
-      await ownInvoice(app, req.scope!, invoice_id);
-      const files = await ensureInvoiceFiles(app.db, access.clientId, invoice_id, [kind], {
-        userId: req.session?.userId ?? null,
+      await ownInvoice(app, scope, invoice_id);
+      const files = await ensureInvoiceFiles(app.db, scope.clientId, invoice_id, [kind], {
+        userId: scope.userId,
       });
       const file = files?.get(kind);
       if (!file) throw new AppError(DOC_CODE.NOT_ISSUED);
@@ -79,14 +79,14 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: sendInvoiceEmailRequestSchema, response: reply200(sendInvoiceEmailResultSchema) },
     },
     async (req) => {
-      const access = req.access!;
+      const scope = scopeOf(req);
       const { invoice_id, email } = req.body;
-      await ownInvoice(app, req.scope!, invoice_id);
+      await ownInvoice(app, scope, invoice_id);
       const res = await deliverInvoiceEmail(app, {
-        clientId: access.clientId,
+        clientId: scope.clientId,
         invoiceId: invoice_id,
         email,
-        userId: req.session?.userId ?? null,
+        userId: scope.userId,
         final: true,
       });
       if (!res.ok) {

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { isDigitalType } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { storeRefused } from '../../lib/scope.ts';
+import { assertEmployeeStore, employeeScope, type Scope, scopeOf } from '../../lib/scope.ts';
 import { ISSUE_MENUS } from './routes.ts';
 
 /** Pages that pick a device or an invoice kind: issuing, batch, scan-to-invoice, red forms, devices. */
@@ -76,15 +76,12 @@ type DeviceRow = {
 /** Devices and invoice kinds the invoice form offers (spec §7 equipment and type calls). */
 export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
   /** A store id from the query must be one of the business's stores the user may see. */
-  const assertStore = async (
-    access: { clientId: number; storeIds: ReadonlySet<number> | null },
-    id: number,
-  ) => {
+  const assertStore = async (scope: Scope, id: number) => {
     const res = await app.db.execute(
-      sql`select 1 from client_stores where id = ${id} and client_id = ${access.clientId}`,
+      sql`select 1 from client_stores where id = ${id} and client_id = ${scope.clientId}`,
     );
     if (res.rows.length === 0) throw new AppError(INVOICE_CODE.STORE_NOT_FOUND);
-    if (access.storeIds !== null && !access.storeIds.has(id)) throw storeRefused();
+    assertEmployeeStore(scope, id);
   };
 
   app.get(
@@ -94,16 +91,16 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: equipmentQuerySchema, response: reply200(z.array(taxEquipmentSchema)) },
     },
     async (req) => {
-      const access = req.access!;
+      const scope = scopeOf(req);
       const q = req.query;
       // the store asked for, else the current one; -1 / none = every store the user may see
-      const storeId = q.store_id ?? req.sid ?? SUMMARY_STORE_ID;
-      let stores: number[] | null;
+      const storeId = q.store_id ?? scope.storeId ?? SUMMARY_STORE_ID;
+      let stores: readonly number[] | null;
       if (storeId !== SUMMARY_STORE_ID) {
-        await assertStore(access, storeId);
+        await assertStore(scope, storeId);
         stores = [storeId];
       } else {
-        stores = access.storeIds ? [...access.storeIds] : null;
+        stores = employeeScope(scope).storeIds;
       }
       const res = await app.db.execute<DeviceRow>(sql`
         select d.id, d.kind, d.channel, d.name, d.device_no, d.extension_no, d.parent_id, d.online, d.locked,
@@ -112,13 +109,13 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
              select r.invoice_type, sum(r.end_no - r.next_no + 1) as left from channel_number_ranges r
              where r.device_id = d.id and r.next_no <= r.end_no group by r.invoice_type) s) as stock
         from tax_devices d
-        where d.client_id = ${access.clientId} and d.status = 'active'
+        where d.client_id = ${scope.clientId} and d.status = 'active'
           and exists (
             -- stores bound to the device, and stores granted hosted issuing (trusteeship module)
             select 1 from (select store_id from device_stores where device_id = d.id
               union all select store_id from trusteeship_grants where device_id = d.id) ds
             join client_stores cs on cs.id = ds.store_id
-            where cs.client_id = ${access.clientId}
+            where cs.client_id = ${scope.clientId}
               ${stores ? sql`and ds.store_id = any(${`{${stores.join(',')}}`}::int[])` : sql``})
         order by case d.kind when 'digital' then 0 else 1 end, d.id`);
       // the store's default kinds (stores page); none for the all-stores view. They keep only the
@@ -129,7 +126,7 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
       if (storeId !== SUMMARY_STORE_ID) {
         const settings = await app.db.execute<{ kinds: string[] }>(
           sql`select default_invoice_types as kinds from store_settings
-               where store_id = ${storeId} and client_id = ${access.clientId}`,
+               where store_id = ${storeId} and client_id = ${scope.clientId}`,
         );
         // Stryker disable next-line ArrayDeclaration: a stand-in kind is no kind a device issues (filtered below)
         defaults = settings.rows[0]?.kinds ?? [];
@@ -179,13 +176,13 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const access = req.access!;
+      const scope = scopeOf(req);
       const storeId = req.query.store_id;
-      if (storeId !== undefined) await assertStore(access, storeId);
+      if (storeId !== undefined) await assertStore(scope, storeId);
       const res = await app.db.execute<{ t: string }>(sql`
         select distinct unnest(d.invoice_types) as t
         from tax_devices d
-        where d.client_id = ${access.clientId} and d.status = 'active'
+        where d.client_id = ${scope.clientId} and d.status = 'active'
           ${storeId !== undefined ? sql`and (exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId}) or exists (select 1 from trusteeship_grants tg where tg.device_id = d.id and tg.store_id = ${storeId}))` : sql``}`);
       return ok(sortTypes(res.rows.map((r) => r.t)).map(typeItem));
     },

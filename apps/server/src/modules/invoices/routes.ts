@@ -2,6 +2,7 @@ import { blueInvoiceRequestSchema, issueResultSchema, text } from '@kaipiao/shar
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { issuingActor, scopeOf } from '../../lib/scope.ts';
 import { issueBlue, reconcileInvoices, resultBySerial } from './service.ts';
 
 /** The single-invoice pages (spec §2 /invoice/online, /hotel/invoice/online). */
@@ -25,13 +26,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: blueInvoiceRequestSchema, response: reply200(issueResultSchema) },
     },
     async (req) => {
-      const access = req.access!;
-      const result = await issueBlue(
-        app,
-        // Stryker disable next-line OptionalChaining: every console route runs with a session (plugins/auth)
-        { clientId: access.clientId, storeId: req.sid!, userId: req.session?.userId ?? null },
-        req.body,
-      );
+      const result = await issueBlue(app, issuingActor(scopeOf(req)), req.body);
       return ok(result);
     },
   );
@@ -46,12 +41,12 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const access = req.access!;
+      const scope = scopeOf(req);
       return ok(
         await resultBySerial(app, {
-          clientId: access.clientId,
+          clientId: scope.clientId,
           serialNo: req.query.serial_no,
-          storeIds: access.storeIds,
+          storeIds: scope.permittedStoreIds,
         }),
       );
     },
@@ -67,14 +62,13 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      const access = req.access!;
+      const scope = scopeOf(req);
       return ok(
         await reconcileInvoices(app, {
-          clientId: access.clientId,
-          storeIds: access.storeIds,
+          clientId: scope.clientId,
+          storeIds: scope.permittedStoreIds,
           serialNo: req.body.serial_no,
-          // Stryker disable next-line OptionalChaining: every console route runs with a session (plugins/auth)
-          userId: req.session?.userId ?? null,
+          userId: scope.userId,
         }),
       );
     },

@@ -1,5 +1,4 @@
 import {
-  CODE,
   jcQrCodeBodySchema,
   jcQrCodeResponseSchema,
   REAL_NAME_CALLS,
@@ -12,22 +11,18 @@ import {
 } from '@kaipiao/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { assertDeviceInScope } from '../../lib/scope.ts';
+import { assertDeviceInScope, scopeOf } from '../../lib/scope.ts';
 import type { RealNameService } from './service.ts';
 
-/** The business the call acts for (the auth plugin checked client_id against the session). */
-function clientOf(req: FastifyRequest): number {
-  if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
-  return req.access.clientId;
-}
-
-/** The business, once the device is one of the caller's stores' (else 12003 无权限操作该门店). */
+/**
+ * The business the call acts for (the auth plugin checked client_id against the session), once the
+ * device is one of the caller's stores' (else 12003 无权限操作该门店).
+ */
 async function clientFor(req: FastifyRequest, deviceId: number): Promise<number> {
-  const clientId = clientOf(req);
-  await assertDeviceInScope(req.server.db, req.scope!, deviceId);
-  return clientId;
+  const scope = scopeOf(req);
+  await assertDeviceInScope(req.server.db, scope, deviceId);
+  return scope.clientId;
 }
 
 const LOGGED_IN = '当前账号已登录';

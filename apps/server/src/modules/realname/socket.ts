@@ -10,7 +10,7 @@ import type { RealNameService } from './service.ts';
 export function deviceAuthSocket(service: RealNameService, hub: DeviceAuthHub): FastifyPluginAsync {
   return async (app) => {
     app.get('/ws/device-auth', { websocket: true, config: { scope: 'store' } }, async (socket, req) => {
-      const clientId = req.access?.clientId;
+      const clientId = req.scope?.clientId;
       if (!clientId) {
         socket.close(4401, 'no business');
         return;

@@ -22,7 +22,6 @@ import * as repo from './repo.ts';
  */
 
 type Db = FastifyInstance['db'];
-type Actor = { scope: Scope; userId: number };
 
 const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOString());
 
@@ -41,7 +40,7 @@ const isPgUnique = (e: unknown, constraint: string) => {
   return c.code === '23505' && c.constraint === constraint;
 };
 
-const scopeOf = (actor: Actor) => employeeScope(actor.scope).storeIds as number[] | null;
+const storesOf = (scope: Scope) => employeeScope(scope).storeIds as number[] | null;
 
 /** Stores must be the business's and, for a store-scoped employee, within the scope. */
 async function checkStores(db: Db, scope: Scope, ids: number[]): Promise<number[]> {
@@ -103,16 +102,16 @@ async function itemOf(app: FastifyInstance, scope: Scope, deviceId: number): Pro
 /** 托管: the device goes to the hosting centre (online there) and the chosen stores may issue through it. */
 export async function handOver(
   app: FastifyInstance,
-  actor: Actor,
+  scope: Scope,
   body: HandOverBody,
 ): Promise<TrusteeshipItem> {
-  await assertDeviceInScope(app.db, actor.scope, body.device_id);
+  await assertDeviceInScope(app.db, scope, body.device_id);
   if (!body.agree) throw new AppError(TRUST_CODE.AGREEMENT_REQUIRED);
-  const { clientId } = actor.scope;
-  const storeIds = await checkStores(app.db, actor.scope, body.store_ids);
+  const { clientId } = scope;
+  const storeIds = await checkStores(app.db, scope, body.store_ids);
   try {
     await app.db.transaction(async (tx) => {
-      const d = await repo.lockDevice(tx, employeeScope(actor.scope), body.device_id);
+      const d = await repo.lockDevice(tx, employeeScope(scope), body.device_id);
       if (!d) throw new AppError(TRUST_CODE.DEVICE_NOT_FOUND);
       if (d.status !== 'active') throw new AppError(TRUST_CODE.DEVICE_DISABLED);
       if (await repo.hostedTrusteeship(tx, d.id)) throw new AppError(TRUST_CODE.ALREADY_HOSTED);
@@ -123,15 +122,15 @@ export async function handOver(
         mode,
         location: hostingLocation(d.id, mode),
         contactMobile: body.contact_mobile,
-        userId: actor.userId,
+        userId: scope.userId,
       });
       await repo.replaceGrants(tx, {
         clientId,
         deviceId: d.id,
         trusteeshipId,
         storeIds,
-        scope: scopeOf(actor),
-        userId: actor.userId,
+        scope: storesOf(scope),
+        userId: scope.userId,
       });
       await repo.markHosted(tx, d.id);
     });
@@ -139,20 +138,20 @@ export async function handOver(
     if (isPgUnique(e, 'device_trusteeships_hosted_uq')) throw new AppError(TRUST_CODE.ALREADY_HOSTED);
     throw e;
   }
-  return itemOf(app, actor.scope, body.device_id);
+  return itemOf(app, scope, body.device_id);
 }
 
 /** Which stores may issue through a hosted device (replaces the list). */
 export async function grantStores(
   app: FastifyInstance,
-  actor: Actor,
+  scope: Scope,
   body: GrantStoresBody,
 ): Promise<TrusteeshipItem> {
-  await assertDeviceInScope(app.db, actor.scope, body.device_id);
-  const { clientId } = actor.scope;
-  const storeIds = await checkStores(app.db, actor.scope, body.store_ids);
+  await assertDeviceInScope(app.db, scope, body.device_id);
+  const { clientId } = scope;
+  const storeIds = await checkStores(app.db, scope, body.store_ids);
   await app.db.transaction(async (tx) => {
-    const d = await repo.lockDevice(tx, employeeScope(actor.scope), body.device_id);
+    const d = await repo.lockDevice(tx, employeeScope(scope), body.device_id);
     if (!d) throw new AppError(TRUST_CODE.DEVICE_NOT_FOUND);
     const t = await repo.hostedTrusteeship(tx, d.id);
     if (!t) throw new AppError(TRUST_CODE.NOT_HOSTED);
@@ -161,18 +160,18 @@ export async function grantStores(
       deviceId: d.id,
       trusteeshipId: t.id,
       storeIds,
-      scope: scopeOf(actor),
-      userId: actor.userId,
+      scope: storesOf(scope),
+      userId: scope.userId,
     });
   });
-  return itemOf(app, actor.scope, body.device_id);
+  return itemOf(app, scope, body.device_id);
 }
 
 /** 撤销托管: the grants go at once; stores bound to the device locally keep it. */
-export async function revoke(app: FastifyInstance, actor: Actor, body: RevokeBody): Promise<TrusteeshipItem> {
-  await assertDeviceInScope(app.db, actor.scope, body.device_id);
+export async function revoke(app: FastifyInstance, scope: Scope, body: RevokeBody): Promise<TrusteeshipItem> {
+  await assertDeviceInScope(app.db, scope, body.device_id);
   await app.db.transaction(async (tx) => {
-    const d = await repo.lockDevice(tx, employeeScope(actor.scope), body.device_id);
+    const d = await repo.lockDevice(tx, employeeScope(scope), body.device_id);
     if (!d) throw new AppError(TRUST_CODE.DEVICE_NOT_FOUND);
     const t = await repo.hostedTrusteeship(tx, d.id);
     if (!t) throw new AppError(TRUST_CODE.NOT_HOSTED);
@@ -180,8 +179,8 @@ export async function revoke(app: FastifyInstance, actor: Actor, body: RevokeBod
       trusteeshipId: t.id,
       deviceId: d.id,
       reason: body.reason,
-      userId: actor.userId,
+      userId: scope.userId,
     });
   });
-  return itemOf(app, actor.scope, body.device_id);
+  return itemOf(app, scope, body.device_id);
 }
