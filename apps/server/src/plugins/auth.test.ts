@@ -78,7 +78,7 @@ async function build(routes: Record<string, Config>) {
       message: 'ok',
       data: {
         userId: req.session === null ? null : req.session.userId,
-        clientId: req.access === null ? null : req.access.clientId,
+        clientId: req.scope === null ? null : req.scope.clientId,
         sid: req.sid,
         scope: req.scope,
       },

@@ -1,9 +1,9 @@
-import { CODE, SUMMARY_STORE_ID } from '@kaipiao/shared';
+import { CODE, type MenuEntry, SUMMARY_STORE_ID } from '@kaipiao/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
-import { buildScope, type RouteScope, type Scope } from '../lib/scope.ts';
-import type { AccessService, ClientAccess, SessionCtx } from '../modules/session/access.ts';
+import { buildScope, type RouteScope, type Scope, scopeOf } from '../lib/scope.ts';
+import type { AccessService, SessionCtx } from '../modules/session/access.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,7 +21,6 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     session: SessionCtx | null;
-    access: ClientAccess | null;
     /** the store the call acts for: -1 summary, or a permitted store id */
     sid: number | null;
     /** the one scope every service query goes through (lib/scope.ts); set for business/store routes */
@@ -67,12 +66,23 @@ export function readToken(req: FastifyRequest): string | undefined {
 }
 
 /**
+ * The menu of the call's business (authority's menu list, the batch page's grey rule): the access
+ * service's cached entry for the session and the scope's business, the one the scope's permissions
+ * were read from. The scope itself carries only the granted urls.
+ */
+export async function menuOf(req: FastifyRequest): Promise<readonly MenuEntry[]> {
+  const { clientId } = scopeOf(req);
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a request with a scope has its session (the hook sets the session first)
+  if (!req.session) throw new AppError(CODE.UNAUTHORIZED);
+  return (await req.server.accessService.clientAccess(req.session, clientId)).menu;
+}
+
+/**
  * Session → request context, then the business/store scope and the menu permission of the route
  * (architecture.md §3: the server never trusts client_id / sid).
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('session', null);
-  app.decorateRequest('access', null);
   app.decorateRequest('sid', null);
   app.decorateRequest('scope', null);
 
@@ -111,7 +121,6 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (clientId !== undefined) {
       const access = await app.accessService.clientAccess(session, clientId);
       app.accessService.assertStore(access, sid);
-      req.access = access;
       req.sid = sid ?? SUMMARY_STORE_ID;
       req.scope = buildScope({
         orgId: access.orgId,
@@ -128,9 +137,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       throw new AppError(CODE.SWITCH_STORE, '');
     }
     if (cfg.menu) {
-      if (!req.access) throw new AppError(CODE.SWITCH_STORE, '');
+      const { permissions } = scopeOf(req);
       const urls = typeof cfg.menu === 'string' ? [cfg.menu] : cfg.menu;
-      if (!urls.some((u) => req.access!.authUrls.has(u))) throw new AppError(CODE.FORBIDDEN);
+      if (!urls.some((u) => permissions.has(u))) throw new AppError(CODE.FORBIDDEN);
     }
     if (cfg.store === 'specific' && (req.sid === null || req.sid === SUMMARY_STORE_ID)) {
       throw new AppError(CODE.SWITCH_STORE);

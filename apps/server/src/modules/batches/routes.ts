@@ -17,8 +17,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { assertEmployeeStore } from '../../lib/scope.ts';
+import { assertEmployeeStore, employeeScope, issuingActor, scopeOf } from '../../lib/scope.ts';
 import { UPLOAD_LIMITS } from '../../lib/xlsx-reader.ts';
+import { menuOf } from '../../plugins/auth.ts';
 import * as repo from './repo.ts';
 import { resultWorkbook } from './result.ts';
 import * as service from './service.ts';
@@ -33,11 +34,9 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
  * marks the page gray, yet the clerk must still see the batches it paused, their results and the
  * notice saying why (spec §1). Every call that would issue checks the service itself.
  */
-function assertBatchAccess(req: FastifyRequest): void {
-  const access = req.access;
-  // Stryker disable next-line ConditionalExpression,StringLiteral: the auth hook has set the access of every batch route (scope business or store) before this hook runs
-  if (!access) throw new AppError(CODE.SWITCH_STORE, '');
-  const entry = access.menu.find((m) => m.url === BATCH_MENU);
+async function assertBatchAccess(req: FastifyRequest): Promise<void> {
+  const menu = await menuOf(req);
+  const entry = menu.find((m) => m.url === BATCH_MENU);
   const grayForBookkeepingOnly =
     entry?.is_gray_from_bookkeeping === 1 && entry.is_need_pay === 0 && entry.is_new_client === 0;
   if (!entry || (entry.is_auth !== 1 && !grayForBookkeepingOnly)) throw new AppError(CODE.FORBIDDEN);
@@ -45,9 +44,10 @@ function assertBatchAccess(req: FastifyRequest): void {
 
 /** The batch, if it belongs to the business (else 17001) and one of the user's stores (else 12003). */
 async function ownBatch(req: FastifyRequest, batchId: number): Promise<repo.BatchRecord> {
-  const b = await repo.findBatch(req.server.db, req.scope!.clientId, batchId);
+  const scope = scopeOf(req);
+  const b = await repo.findBatch(req.server.db, scope.clientId, batchId);
   if (!b) throw new AppError(BATCH_CODE.NOT_FOUND);
-  assertEmployeeStore(req.scope!, b.store_id);
+  assertEmployeeStore(scope, b.store_id);
   return b;
 }
 
@@ -76,7 +76,7 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { fileSize: BATCH_LIMITS.fileMb * 1024 * 1024, files: 1 } });
   app.addHook('preHandler', async (req) => {
     // Stryker disable next-line ConditionalExpression,OptionalChaining,StringLiteral: the hook is encapsulated in this plugin, whose routes all start so
-    if (req.routeOptions.url?.startsWith('/v3/batch-invoice/')) assertBatchAccess(req);
+    if (req.routeOptions.url?.startsWith('/v3/batch-invoice/')) await assertBatchAccess(req);
   });
   const kick = (batchId: number) => app.batchKick(batchId);
 
@@ -105,11 +105,10 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch {
         throw new AppError(BATCH_CODE.FILE_TOO_LARGE);
       }
-      const access = req.access!;
       const q = req.query;
       const dryRun = await service.uploadBatch(
         app,
-        { clientId: access.clientId, storeId: req.sid!, userId: req.session!.userId },
+        issuingActor(scopeOf(req)),
         { deviceId: q.device_id, invoiceType: q.invoice_type, sendEmail: q.send_email },
         // Stryker disable next-line StringLiteral: a multipart file part always has a name (busboy answers '' for none)
         { filename: file.filename ?? '', buffer },
@@ -183,10 +182,10 @@ export const batchRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: batchListQuerySchema, response: reply200(batchListSchema) },
     },
     async (req) => {
-      const access = req.access!;
+      const scope = employeeScope(scopeOf(req));
       const { total, rows } = await repo.listBatches(app.db, {
-        clientId: access.clientId,
-        storeIds: access.storeIds ? [...access.storeIds] : null,
+        clientId: scope.clientId,
+        storeIds: scope.storeIds,
         page: req.query.page,
         pageSize: req.query.page_size,
       });
