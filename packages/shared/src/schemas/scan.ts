@@ -3,7 +3,7 @@ import { PATTERNS } from '../validation/patterns.ts';
 import { text } from '../validation/text.ts';
 import { pageQuerySchema } from './goods.ts';
 import { hotelStaySchema, hotelStayViewSchema } from './invoice.ts';
-import { TITLE_MSG, taxCodeProblem } from './titles.ts';
+import { TITLE_MSG, titleIssues } from './titles.ts';
 
 /**
  * Scan-to-invoice and its audit queue (spec §2 /invoice/qrcode, /invoice/audit and hotel variants;
@@ -305,15 +305,8 @@ export const publicSubmitBodySchema = z
     remark: text({ multiline: true }).trim().max(100).default(''),
   })
   .superRefine((v, ctx) => {
-    if (v.title_type === 2 && !v.tax_code) {
-      ctx.addIssue({ code: 'custom', path: ['tax_code'], message: TITLE_MSG.TAX_CODE_REQUIRED });
-    } else if (v.tax_code) {
-      const problem = taxCodeProblem(v.tax_code);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['tax_code'], message: problem });
-    }
-    if (v.title_type === 1 && v.name.length === 1) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: TITLE_MSG.NAME_PERSONAL_MIN });
-    }
+    for (const issue of titleIssues(v))
+      ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
     if (!v.email && !v.mobile) {
       ctx.addIssue({ code: 'custom', path: ['email'], message: SCAN_MSG.CONTACT_REQUIRED });
     }

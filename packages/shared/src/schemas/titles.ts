@@ -34,6 +34,30 @@ export function taxCodeProblem(code: string): string | null {
   return null;
 }
 
+/**
+ * The rules of a buyer title wherever one is entered: the title form, the scan-to-invoice page and
+ * the invoice's buyer (invoice/buyer-rules.ts adds the invoice's own). An enterprise (2) names its
+ * tax code; a tax code has the spec's shape and, in USCC shape, a valid check character; a natural
+ * person's (1) name is longer than one character (domain.md §1.5, §5.1). Values are trimmed here.
+ */
+export function titleIssues(t: {
+  title_type: number;
+  name: string;
+  tax_code: string;
+}): { field: 'tax_code' | 'name'; message: string }[] {
+  const issues: { field: 'tax_code' | 'name'; message: string }[] = [];
+  const taxCode = t.tax_code.trim();
+  if (t.title_type === 2 && !taxCode)
+    issues.push({ field: 'tax_code', message: TITLE_MSG.TAX_CODE_REQUIRED });
+  else if (taxCode) {
+    const problem = taxCodeProblem(taxCode);
+    if (problem) issues.push({ field: 'tax_code', message: problem });
+  }
+  if (t.title_type === 1 && t.name.trim().length === 1)
+    issues.push({ field: 'name', message: TITLE_MSG.NAME_PERSONAL_MIN });
+  return issues;
+}
+
 const optional = (max: number, message: string) => text().trim().max(max, message).default('');
 const matching = (pattern: RegExp, message: string) =>
   text()
@@ -60,16 +84,8 @@ export const titleBodySchema = z
     mobile: matching(PATTERNS.mobile, TITLE_MSG.MOBILE_FORMAT),
   })
   .superRefine((v, ctx) => {
-    if (v.title_type === 2 && !v.tax_code) {
-      ctx.addIssue({ code: 'custom', path: ['tax_code'], message: TITLE_MSG.TAX_CODE_REQUIRED });
-    } else if (v.tax_code) {
-      const problem = taxCodeProblem(v.tax_code);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['tax_code'], message: problem });
-    }
-    // domain.md §1.5: a natural-person name must be longer than one character
-    if (v.title_type === 1 && v.name.length === 1) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: TITLE_MSG.NAME_PERSONAL_MIN });
-    }
+    for (const issue of titleIssues(v))
+      ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
   });
 export type TitleBody = z.input<typeof titleBodySchema>;
 

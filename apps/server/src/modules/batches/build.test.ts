@@ -1226,7 +1226,7 @@ describe('buildBatch: problems of 发票信息 rows', () => {
       'an enterprise buyer without a tax code',
       { buyer_tax_code: undefined },
       {},
-      invIssue(2, '购买方纳税人识别号', '购买方为企业时须填写纳税人识别号'),
+      invIssue(2, '购买方纳税人识别号', '企业抬头请填写纳税人识别号'),
     ],
     [
       'a special invoice without a buyer tax code',

@@ -123,8 +123,9 @@ describe('buyer', () => {
     expect(issuesOf(withBuyer({ tax_code: '' }, '81'))).toEqual([
       'buyer.tax_code: 开具专用发票须填写购买方纳税人识别号',
     ]);
+    // the buyer-title words (TITLE_MSG), as the issue form and the title form say them
     expect(issuesOf(withBuyer({ tax_code: '', title_type: 2 }))).toEqual([
-      'buyer.tax_code: 购买方为企业时须填写纳税人识别号',
+      'buyer.tax_code: 企业抬头请填写纳税人识别号',
     ]);
     expect(issuesOf(withBuyer({ tax_code: '', title_type: 1, name: '张三' }))).toEqual([]);
   });
@@ -144,10 +145,15 @@ describe('buyer', () => {
     expect(issuesOf(withBuyer({ tax_code: BUYER_TAX_CODE }))).toEqual([]);
   });
 
-  it('e-mail, mobile and bank account are checked when given; a person’s name has at least 2 characters', () => {
+  it('e-mail, mobile, phone and bank account are checked when given; a person’s name has at least 2 characters', () => {
     expect(issuesOf(withBuyer({ email: 'not-mail' }))).toEqual(['buyer.email: 请输入正确的邮箱地址']);
     expect(issuesOf(withBuyer({ mobile: '1234' }))).toEqual(['buyer.mobile: 请输入正确的手机号']);
     expect(issuesOf(withBuyer({ mobile: '13900000001' }))).toEqual([]);
+    // the phone as the issue form and the title form check it (7-20 digits or '-')
+    expect(issuesOf(withBuyer({ phone: '0571-abc' }))).toEqual([
+      'buyer.phone: 请输入正确的电话号码（7-20位数字或“-”）',
+    ]);
+    expect(issuesOf(withBuyer({ phone: '0571-88886666' }))).toEqual([]);
     expect(issuesOf(withBuyer({ bank_account: '12ab' }))).toEqual([
       'buyer.bank_account: 银行账号须为1-30位数字',
     ]);

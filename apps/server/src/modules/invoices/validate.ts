@@ -2,19 +2,17 @@ import {
   type BlueInvoiceRequest,
   beijingDay,
   type CheckLine,
+  checkBuyer,
   checkInvoiceAmounts,
   checkSpecificBusiness,
   computeLine,
-  isValidTaxCode,
   lineLimitIssue,
   MONEY_MSG,
   maxInvoiceLines,
   needsSmallScaleReason,
   normalizeRate,
-  PATTERNS,
   ratesFor,
   type SmallScaleReason,
-  SPECIAL_INVOICE_TYPES,
 } from '@kaipiao/shared';
 
 export type FieldIssue = { field: string; message: string };
@@ -167,24 +165,10 @@ export function validateBlue(
   const tooMany = lineLimitIssue(req.invoice_type, req.goods_info.length);
   if (tooMany) add(tooMany.field, tooMany.message);
 
-  // buyer (domain.md §1.5)
-  const buyer = req.buyer;
-  if ((SPECIAL_INVOICE_TYPES as readonly string[]).includes(req.invoice_type) && !buyer.tax_code) {
-    add('buyer.tax_code', '开具专用发票须填写购买方纳税人识别号');
-  } else if (buyer.title_type === 2 && !buyer.tax_code) {
-    add('buyer.tax_code', '购买方为企业时须填写纳税人识别号');
-  }
-  if (buyer.tax_code) {
-    if (!PATTERNS.taxCode.test(buyer.tax_code))
-      add('buyer.tax_code', '纳税人识别号须为15、18或20位数字或大写字母');
-    else if (!isValidTaxCode(buyer.tax_code)) add('buyer.tax_code', '统一社会信用代码校验位不正确，请核对');
-    else if (buyer.tax_code === seller.taxCode) add('buyer.tax_code', '购买方与销售方不能为同一纳税人');
-  }
-  if (buyer.email && !PATTERNS.email.test(buyer.email)) add('buyer.email', '请输入正确的邮箱地址');
-  if (buyer.mobile && !PATTERNS.mobile.test(buyer.mobile)) add('buyer.mobile', '请输入正确的手机号');
-  if (buyer.bank_account && !PATTERNS.bankAccount.test(buyer.bank_account))
-    add('buyer.bank_account', '银行账号须为1-30位数字');
-  if (buyer.title_type === 1 && buyer.name.length < 2) add('buyer.name', '个人抬头名称至少2个字');
+  // buyer (domain.md §1.5): the shared rules the issue form runs too; its warnings are the form's
+  issues.push(
+    ...checkBuyer(req.buyer, { invoiceType: req.invoice_type, sellerTaxCode: seller.taxCode }).errors,
+  );
 
   issues.push(...checkSpecificBusiness(req));
 

@@ -117,7 +117,8 @@ function seed(patch: Partial<Draft> = {}, serial = 'WEBseeded000001') {
     ...emptyDraft({ drawer: '开票员小王' }),
     device_id: 11,
     invoice_type: '82',
-    buyer: { ...emptyDraft().buyer, name: '上海某某贸易有限公司' },
+    // a company buyer names its tax code (shared buyer rules, as the server checks)
+    buyer: { ...emptyDraft().buyer, name: '上海某某贸易有限公司', tax_code: '91310115MA1K3BTP2B' },
     lines: [line()],
     ...patch,
   };
@@ -230,16 +231,19 @@ describe('IssueForm', { timeout: 60_000 }, () => {
   });
 
   it('requires the buyer tax code for a 专票, next to the field', async () => {
-    seed({ lines: [line({ quantity: '1', price: '106' })] });
+    seed({
+      lines: [line({ quantity: '1', price: '106' })],
+      buyer: { ...emptyDraft().buyer, title_type: 1, name: '张三', tax_code: '' },
+    });
     renderForm();
     await userEvent.click(await screen.findByText('电子发票（增值税专用发票）'));
     await userEvent.click(screen.getByRole('button', { name: '开具发票' }));
     const item = cell('纳税人识别号').closest('.ant-form-item') as HTMLElement;
-    expect(within(item).getByText('开具专票时，购买方纳税人识别号必填')).toBeTruthy();
+    expect(within(item).getByText('开具专用发票须填写购买方纳税人识别号')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: '发票预览' })).toBeNull();
     expect(blueBodies()).toHaveLength(0);
     type('纳税人识别号', '91310000MA1FL4XQ2K');
-    expect(within(item).queryByText('开具专票时，购买方纳税人识别号必填')).toBeNull();
+    expect(within(item).queryByText('开具专用发票须填写购买方纳税人识别号')).toBeNull();
   });
 
   it('shows the server field errors next to their fields', async () => {

@@ -21,7 +21,8 @@ export function draftOf(patch: Partial<Draft> = {}): Draft {
     ...emptyDraft(),
     device_id: 1,
     invoice_type: '82',
-    buyer: { ...emptyDraft().buyer, name: '上海某某贸易有限公司' },
+    // an enterprise buyer names its tax code (the shared buyer rules)
+    buyer: { ...emptyDraft().buyer, name: '上海某某贸易有限公司', tax_code: '91310115MA1K3BTP2B' },
     lines: [line()],
     ...patch,
   };

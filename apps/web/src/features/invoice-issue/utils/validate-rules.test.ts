@@ -134,15 +134,20 @@ describe('validateDraft: the buyer', () => {
       'a lower-case tax code',
       { tax_code: '91330100ma2b3c4d5x' },
       'buyer.tax_code',
-      '纳税人识别号须为15、18或20位大写字母或数字',
+      '纳税人识别号须为15、18或20位数字或大写字母',
     ],
-    ['a personal name of one character', { title_type: 1, name: '王' }, 'buyer.name', '个人名称须多于1个字'],
+    [
+      'a personal name of one character',
+      { title_type: 1, name: '王' },
+      'buyer.name',
+      '个人抬头名称至少2个字',
+    ],
     ['a personal name of two characters', { title_type: 1, name: '王五' }, 'buyer.name', undefined],
     [
       'a personal name of one character with blanks around',
       { title_type: 1, name: ' 王 ' },
       'buyer.name',
-      '个人名称须多于1个字',
+      '个人抬头名称至少2个字',
     ],
     ['a company name of one character', { title_type: 2, name: '王' }, 'buyer.name', undefined],
     ['an e-mail of blanks only', { email: '   ' }, 'buyer.email', undefined],
@@ -158,11 +163,11 @@ describe('validateDraft: the buyer', () => {
       'buyer.bank_account',
       undefined,
     ],
-    ['a bad e-mail', { email: 'finance@' }, 'buyer.email', '邮箱格式不正确'],
+    ['a bad e-mail', { email: 'finance@' }, 'buyer.email', '请输入正确的邮箱地址'],
     ['a good e-mail', { email: 'finance@example.com' }, 'buyer.email', undefined],
-    ['a bad mobile', { mobile: '2390000000' }, 'buyer.mobile', '手机号格式不正确'],
+    ['a bad mobile', { mobile: '2390000000' }, 'buyer.mobile', '请输入正确的手机号'],
     ['a good mobile', { mobile: '13900000011' }, 'buyer.mobile', undefined],
-    ['a bad phone', { phone: '0571-abc' }, 'buyer.phone', '电话格式不正确'],
+    ['a bad phone', { phone: '0571-abc' }, 'buyer.phone', '请输入正确的电话号码（7-20位数字或“-”）'],
     ['a landline', { phone: '0571-88886666' }, 'buyer.phone', undefined],
     ['an enterprise phone (400)', { phone: '400-800-8888' }, 'buyer.phone', undefined],
     [
@@ -182,10 +187,10 @@ describe('validateDraft: the buyer', () => {
     expect(check(buyer(patch)).errors[field]).toBe(message);
   });
 
-  it('warns (does not block) on a USCC whose check character is wrong, and on a short company name', () => {
+  it('blocks a USCC whose check character is wrong, as the server does; warns on a short company name', () => {
     const wrongCheck = check(buyer({ tax_code: '91330100MA2B3C4D5X', name: '杭州' }));
-    expect(wrongCheck.errors['buyer.tax_code']).toBeUndefined();
-    expect(wrongCheck.warnings['buyer.tax_code']).toBe('统一社会信用代码校验位不符，请核对');
+    expect(wrongCheck.errors['buyer.tax_code']).toBe('统一社会信用代码校验位不正确，请核对');
+    expect(wrongCheck.warnings['buyer.tax_code']).toBeUndefined();
     expect(wrongCheck.warnings['buyer.name']).toBe('名称较短，是否开票给自然人？');
     const fine = check(buyer({ tax_code: SELLER.tax_code.replace('91330106', '91330100') }));
     expect(fine.warnings['buyer.name']).toBeUndefined();
@@ -222,11 +227,13 @@ describe('validateDraft: the buyer', () => {
     }
   });
 
-  it('a 专票 needs the tax code; the seller as buyer is refused whatever else is wrong', () => {
-    expect(check(buyer({ tax_code: ' ' })).errors['buyer.tax_code']).toBeUndefined();
-    expect(check({ ...buyer({ tax_code: ' ' }), invoice_type: '81' }).errors['buyer.tax_code']).toBe(
-      '开具专票时，购买方纳税人识别号必填',
+  it('a 专票 needs the tax code, a company too; the seller as buyer is refused', () => {
+    const person = { title_type: 1 as const, name: '王五', tax_code: ' ' };
+    expect(check(buyer(person)).errors['buyer.tax_code']).toBeUndefined();
+    expect(check({ ...buyer(person), invoice_type: '81' }).errors['buyer.tax_code']).toBe(
+      '开具专用发票须填写购买方纳税人识别号',
     );
+    expect(check(buyer({ tax_code: ' ' })).errors['buyer.tax_code']).toBe('企业抬头请填写纳税人识别号');
     expect(check(buyer({ tax_code: ` ${SELLER.tax_code} ` })).errors['buyer.tax_code']).toBe(
       '购买方与销售方不能为同一纳税人',
     );

@@ -13,16 +13,21 @@ describe('validateDraft', () => {
     expect(check(draftOf()).errors).toEqual({});
   });
 
-  it('requires the buyer tax code on a 专票 (81), not on a 普票', () => {
-    expect(check(draftOf()).errors['buyer.tax_code']).toBeUndefined();
-    expect(check(draftOf({ invoice_type: '81' })).errors['buyer.tax_code']).toBe(
-      '开具专票时，购买方纳税人识别号必填',
+  it('requires the buyer tax code on a 专票 (81) and of a company, not of a person on a 普票', () => {
+    const person = (patch: Partial<Draft> = {}) =>
+      draftOf({ buyer: { ...draftOf().buyer, title_type: 1, name: '张三', tax_code: '' }, ...patch });
+    expect(check(person()).errors['buyer.tax_code']).toBeUndefined();
+    expect(check(person({ invoice_type: '81' })).errors['buyer.tax_code']).toBe(
+      '开具专用发票须填写购买方纳税人识别号',
+    );
+    expect(check(draftOf({ buyer: { ...draftOf().buyer, tax_code: '' } })).errors['buyer.tax_code']).toBe(
+      '企业抬头请填写纳税人识别号',
     );
   });
 
   it('checks the tax code pattern and refuses the seller as buyer', () => {
     const bad = draftOf({ buyer: { ...draftOf().buyer, tax_code: 'abc' } });
-    expect(check(bad).errors['buyer.tax_code']).toBe('纳税人识别号须为15、18或20位大写字母或数字');
+    expect(check(bad).errors['buyer.tax_code']).toBe('纳税人识别号须为15、18或20位数字或大写字母');
     const self = draftOf({ buyer: { ...draftOf().buyer, tax_code: SELLER.tax_code } });
     expect(check(self).errors['buyer.tax_code']).toBe('购买方与销售方不能为同一纳税人');
   });
@@ -43,14 +48,14 @@ describe('validateDraft', () => {
     expect(short.warnings['buyer.name']).toBe('名称较短，是否开票给自然人？');
     expect(short.errors['buyer.name']).toBeUndefined();
     const one = check(draftOf({ buyer: { ...draftOf().buyer, name: '张', title_type: 1 } }));
-    expect(one.errors['buyer.name']).toBe('个人名称须多于1个字');
+    expect(one.errors['buyer.name']).toBe('个人抬头名称至少2个字');
   });
 
   it('checks the e-mail and mobile for delivery', () => {
     const d = draftOf({ buyer: { ...draftOf().buyer, email: 'a@', mobile: '123' } });
     expect(check(d).errors).toMatchObject({
-      'buyer.email': '邮箱格式不正确',
-      'buyer.mobile': '手机号格式不正确',
+      'buyer.email': '请输入正确的邮箱地址',
+      'buyer.mobile': '请输入正确的手机号',
     });
   });
 

@@ -1,12 +1,10 @@
 import {
   blueInvoiceRequestSchema,
+  checkBuyer,
   checkInvoiceAmounts,
   dec,
-  isValidUscc,
   lineLimitIssue,
   MONEY_MSG,
-  PATTERNS,
-  SPECIAL_INVOICE_TYPES,
 } from '@kaipiao/shared';
 import type { BlueInvoicePayload } from './build-request.ts';
 import { computeAll, isNumeric } from './line-math.ts';
@@ -73,34 +71,11 @@ function lineChecks(draft: Draft, errors: FieldErrors) {
   return numbers;
 }
 
+/** The shared buyer rules (the server's, same words); they override the schema's length message. */
 function buyerChecks(draft: Draft, sellerTaxCode: string | undefined, v: Validation) {
-  const b = draft.buyer;
-  const taxCode = b.tax_code.trim();
-  if (draft.invoice_type && SPECIAL_INVOICE_TYPES.includes(draft.invoice_type) && !taxCode) {
-    v.errors['buyer.tax_code'] = '开具专票时，购买方纳税人识别号必填';
-  } else if (taxCode && !PATTERNS.taxCode.test(taxCode)) {
-    v.errors['buyer.tax_code'] = '纳税人识别号须为15、18或20位大写字母或数字';
-  } else if (taxCode.length === 18 && !isValidUscc(taxCode)) {
-    v.warnings['buyer.tax_code'] = '统一社会信用代码校验位不符，请核对';
-  }
-  if (taxCode && taxCode === sellerTaxCode) {
-    v.errors['buyer.tax_code'] = '购买方与销售方不能为同一纳税人';
-  }
-  const name = b.name.trim();
-  if (b.title_type === 1 && name.length === 1) v.errors['buyer.name'] = '个人名称须多于1个字';
-  if (b.title_type === 2 && name && name.length <= 4) {
-    v.warnings['buyer.name'] = '名称较短，是否开票给自然人？';
-  }
-  if (b.email.trim() && !PATTERNS.email.test(b.email.trim())) v.errors['buyer.email'] = '邮箱格式不正确';
-  if (b.mobile.trim() && !PATTERNS.mobile.test(b.mobile.trim()))
-    v.errors['buyer.mobile'] = '手机号格式不正确';
-  const phone = b.phone.trim();
-  if (phone && !PATTERNS.landline.test(phone) && !PATTERNS.enterprisePhone.test(phone)) {
-    v.errors['buyer.phone'] = '电话格式不正确';
-  }
-  if (b.bank_account.trim() && !PATTERNS.bankAccount.test(b.bank_account.trim())) {
-    v.errors['buyer.bank_account'] = '银行账号须为1-30位数字';
-  }
+  const { errors, warnings } = checkBuyer(draft.buyer, { invoiceType: draft.invoice_type, sellerTaxCode });
+  for (const e of errors) v.errors[e.field] = e.message;
+  for (const w of warnings) v.warnings[w.field] = w.message;
 }
 
 function stayChecks(draft: Draft, errors: FieldErrors) {
