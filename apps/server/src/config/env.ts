@@ -62,6 +62,19 @@ const envSchema = z.object({
    */
   KAIPIAO_CHANNEL: z.preprocess(blankAsUnset, z.enum(['sandbox']).optional()),
   /**
+   * A tax bureau spoken to over HTTP (channels/http.ts; channels/bureau/server.ts is the sandbox
+   * one): issuing goes there instead of the in-database sandbox. Unset: the sandbox.
+   */
+  KAIPIAO_TAX_CHANNEL_URL: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s]+$/, 'KAIPIAO_TAX_CHANNEL_URL must be http://… or https://…')
+      .optional(),
+  ),
+  /** How long one call to KAIPIAO_TAX_CHANNEL_URL may take before its outcome is unknown. */
+  KAIPIAO_TAX_CHANNEL_TIMEOUT_MS: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).default(10_000)),
+  /**
    * 32 bytes, base64: the secret box's key (lib/secret-box.ts). Unset: `<data dir>/secret.key`,
    * generated on the first start; production on an external DATABASE_URL requires it (every
    * process must seal and open with the same key).
