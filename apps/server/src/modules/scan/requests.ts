@@ -10,6 +10,7 @@ import {
 } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Scope, Actor as ScopeActor } from '../../lib/scope.ts';
 import { issueBlue } from '../invoices/service.ts';
 import { iso, linesOf, pointName } from './codes.ts';
 import type { HotelStay } from './repo.ts';
@@ -25,7 +26,8 @@ import { issuingDevice } from './settings.ts';
 
 type Db = FastifyInstance['db'];
 
-export type Actor = { clientId: number; storeIds: ReadonlySet<number> | null; userId: number | null };
+/** Who works the queue: the business, the stores the employee may use (null = all), the user. */
+export type Actor = Pick<ScopeActor, 'clientId' | 'userId'> & { storeIds: Scope['permittedStoreIds'] };
 
 export const toRequest = (r: RequestRow) => ({
   id: Number(r.id),

@@ -4,6 +4,7 @@ import { isInDatabase } from '../../../channels/in-database.ts';
 import { isDigitalType, shanghaiParts } from '../../../channels/numbers.ts';
 import type { ChannelIssued } from '../../../channels/port.ts';
 import { AppError } from '../../../lib/app-error.ts';
+import type { IssuingActor } from '../../../lib/scope.ts';
 import { TtlCache } from '../../../lib/ttl-cache.ts';
 import { runInvoiceIssuedHooks } from '../hooks.ts';
 import { findResult, type IssueContext, type NewInvoice, requestHash, toIssueResult } from '../repo.ts';
@@ -32,7 +33,7 @@ async function sellerFacts(app: FastifyInstance, clientId: number) {
 }
 
 /** Who issues: the business, the store the invoice belongs to and the user (null for a job). */
-export type Actor = { clientId: number; storeId: number; userId: number | null };
+export type Actor = IssuingActor;
 
 /** The device rule (eligibility.ts) over the issuing statement's context. */
 const checkDevice = (ctx: IssueContext, req: BlueInvoiceRequest): void =>
