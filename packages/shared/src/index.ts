@@ -4,6 +4,7 @@ export * from './errors/codes.ts';
 export * from './errors/messages.ts';
 export * from './invoice/buyer-rules.ts';
 export * from './invoice/line-limits.ts';
+export * from './invoice/specific-business.ts';
 export * from './money/index.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/batch.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SPECIFIC_BUSINESS_BLOCKS } from '../invoice/specific-business.ts';
 import { isValidIdCard } from '../money/ids.ts';
 import type { BlueInvoiceRequest } from './invoice.ts';
 
@@ -115,8 +116,8 @@ export type SpecificBusinessField = z.infer<typeof specificBusinessFieldSchema>;
 export const specificBusinessDefSchema = z.object({
   code: z.string(),
   name: z.string(),
-  /** the payload key carrying the block */
-  block: z.enum(['building_service', 'goods_transport', 'real_static_rent', 'passenger_transport']),
+  /** the payload key carrying the block (SPECIFIC_BUSINESS_BLOCKS) */
+  block: z.enum(Object.values(SPECIFIC_BUSINESS_BLOCKS)),
   /** single: one object; list: an independent list (≥ 1); per_line: one entry per item line, in order */
   repeat: z.enum(['single', 'list', 'per_line']),
   /** the invoice may carry one item line only */
@@ -154,7 +155,7 @@ export const SPECIFIC_BUSINESS_DEFS: readonly SpecificBusinessDef[] = [
   {
     code: '03',
     name: '建筑服务',
-    block: 'building_service',
+    block: SPECIFIC_BUSINESS_BLOCKS['03'],
     repeat: 'single',
     single_line: true,
     tax_class_prefixes: ['305'],
@@ -175,7 +176,7 @@ export const SPECIFIC_BUSINESS_DEFS: readonly SpecificBusinessDef[] = [
   {
     code: '04',
     name: '货物运输服务',
-    block: 'goods_transport',
+    block: SPECIFIC_BUSINESS_BLOCKS['04'],
     repeat: 'list',
     single_line: false,
     tax_class_prefixes: ['301'],
@@ -195,7 +196,7 @@ export const SPECIFIC_BUSINESS_DEFS: readonly SpecificBusinessDef[] = [
   {
     code: '06',
     name: '不动产经营租赁服务',
-    block: 'real_static_rent',
+    block: SPECIFIC_BUSINESS_BLOCKS['06'],
     repeat: 'per_line',
     single_line: false,
     tax_class_prefixes: ['3040502'],
@@ -227,7 +228,7 @@ export const SPECIFIC_BUSINESS_DEFS: readonly SpecificBusinessDef[] = [
   {
     code: '09',
     name: '旅客运输服务',
-    block: 'passenger_transport',
+    block: SPECIFIC_BUSINESS_BLOCKS['09'],
     repeat: 'list',
     single_line: false,
     tax_class_prefixes: ['301'],

@@ -7,6 +7,10 @@ import {
   type passengerTransportSchema,
   type realStaticRentSchema,
   type SmallScaleReason,
+  storedHotelStay,
+  storedShowBank,
+  storedSmallScaleReason,
+  storedSpecificBlock,
 } from '@kaipiao/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -109,50 +113,33 @@ export const isDigitalType = (type: string) => (DIGITAL_INVOICE_TYPES as readonl
 const asArray = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
 /**
- * The stored 特定业务 block → one shape. Accepts the request's keys (`building_service`,
- * `goods_transport`, `real_static_rent`, `passenger_transport`) or the bare block itself.
+ * The stored 特定业务 block → one shape. The block is found as the shared rule keeps it
+ * (`storedSpecificBlock`: the key of SPECIFIC_BUSINESS_BLOCKS, or the bare block itself).
  */
 export function normalizeSpecific(code: string | null, raw: unknown): SpecificBusiness | null {
   if (!code || raw === null || raw === undefined) return null;
-  const obj = (typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const block = storedSpecificBlock(code, raw);
   switch (code) {
-    case '03': {
-      const b = (obj.building_service ?? obj) as BuildingService;
-      return b && typeof b === 'object' && 'place' in b ? { code, building: b } : null;
-    }
+    case '03':
+      return block && typeof block === 'object' && 'place' in block
+        ? { code, building: block as BuildingService }
+        : null;
     case '04':
-      return { code, transports: asArray(Array.isArray(raw) ? raw : obj.goods_transport) };
+      return { code, transports: asArray(block) };
     case '06':
-      return { code, rents: asArray(Array.isArray(raw) ? raw : obj.real_static_rent) };
+      return { code, rents: asArray(block) };
     case '09':
-      return { code, travellers: asArray(Array.isArray(raw) ? raw : obj.passenger_transport) };
+      return { code, travellers: asArray(block) };
     default:
       return null;
   }
 }
 
-function hotelStayOf(raw: unknown): HotelStay | null {
-  if (!raw || typeof raw !== 'object') return null;
-  const stay = (raw as Record<string, unknown>).hotel_stay as HotelStay | undefined;
-  if (!stay || !Object.values(stay).some((v) => typeof v === 'string' && v.trim())) return null;
-  return stay;
-}
+/** The stored `specific_business.show_bank` flags (absent: neither): the shared reader. */
+export const showBankOf = storedShowBank;
 
-/** The stored `specific_business.show_bank` flags (absent: neither). */
-export function showBankOf(raw: unknown): { buyer: boolean; seller: boolean } {
-  const flags = (raw && typeof raw === 'object' ? (raw as Record<string, unknown>).show_bank : null) as {
-    buyer?: unknown;
-    seller?: unknown;
-  } | null;
-  return { buyer: flags?.buyer === true, seller: flags?.seller === true };
-}
-
-/** The stored `specific_business.small_scale_reason` ('1' | '2'), if any. */
-export function smallScaleReasonOf(raw: unknown): SmallScaleReason | null {
-  if (!raw || typeof raw !== 'object') return null;
-  const reason = (raw as Record<string, unknown>).small_scale_reason;
-  return reason === '1' || reason === '2' ? reason : null;
-}
+/** The stored `specific_business.small_scale_reason` ('1' | '2'), if any: the shared reader. */
+export const smallScaleReasonOf = storedSmallScaleReason;
 
 /** The invoice of this tenant as document data; null when it is not this tenant's or not issued. */
 export async function loadInvoiceDoc(
@@ -243,7 +230,7 @@ export async function loadInvoiceDoc(
     payee: inv.payee,
     reviewer: inv.reviewer,
     specific: normalizeSpecific(inv.specificBusinessCode, inv.specificBusiness),
-    hotelStay: hotelStayOf(inv.specificBusiness),
+    hotelStay: storedHotelStay(inv.specificBusiness),
     smallScaleReason: smallScaleReasonOf(inv.specificBusiness),
     showBank: showBankOf(inv.specificBusiness),
     original: original[0]

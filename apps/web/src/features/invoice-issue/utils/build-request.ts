@@ -1,5 +1,10 @@
 import type { blueInvoiceRequestSchema } from '@kaipiao/shared';
-import { needsSmallScaleReason, trimmed } from '@kaipiao/shared';
+import {
+  needsSmallScaleReason,
+  type SpecificBusinessBlockKey,
+  specificBlockOf,
+  trimmed,
+} from '@kaipiao/shared';
 import type { z } from 'zod';
 import { computeAll, isNumeric, type LineNumbers, totalsOf } from './line-math.ts';
 import type { Draft, DraftLine } from './types.ts';
@@ -84,19 +89,28 @@ export function buildRequest(
     },
     send_email: draft.send_email && draft.buyer.email.trim() !== '',
   };
-  if (code === '03') {
-    const b = draft.building;
-    payload.building_service = { ...b, cross_region_no: b.cross_city === 'Y' ? b.cross_region_no : '' };
-  }
-  if (code === '04') payload.goods_transport = draft.transports.map(({ key: _key, ...t }) => t);
-  if (code === '06') {
-    payload.real_static_rent = draft.rents.map(({ lease_start, lease_end, ...r }, i) => ({
-      ...r,
-      lease_period: lease_start && lease_end ? `${lease_start} ${lease_end}` : '',
-      area_unit: itemLines[i]?.unit ?? '',
-    }));
-  }
-  if (code === '09') payload.passenger_transport = draft.passengers.map(({ key: _key, ...p }) => p);
+  // each block from the draft, read (getters) only for the chosen business, whose block alone
+  // travels under its key (shared specificBlockOf / SPECIFIC_BUSINESS_BLOCKS, as the server keeps it)
+  const blocks: Pick<BlueInvoicePayload, SpecificBusinessBlockKey> = {
+    get building_service() {
+      const b = draft.building;
+      return { ...b, cross_region_no: b.cross_city === 'Y' ? b.cross_region_no : '' };
+    },
+    get goods_transport() {
+      return draft.transports.map(({ key: _key, ...t }) => t);
+    },
+    get real_static_rent() {
+      return draft.rents.map(({ lease_start, lease_end, ...r }, i) => ({
+        ...r,
+        lease_period: lease_start && lease_end ? `${lease_start} ${lease_end}` : '',
+        area_unit: itemLines[i]?.unit ?? '',
+      }));
+    },
+    get passenger_transport() {
+      return draft.passengers.map(({ key: _key, ...p }) => p);
+    },
+  };
+  Object.assign(payload, specificBlockOf(code, blocks));
   if (draft.stay) payload.hotel_stay = { ...draft.stay };
   if (opts.reasonNeeded && draft.small_scale_reason) payload.small_scale_reason = draft.small_scale_reason;
   if (draft.show_buyer_bank) payload.show_buyer_bank = true;

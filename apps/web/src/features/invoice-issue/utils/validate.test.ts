@@ -1,6 +1,7 @@
-import { MONEY_MSG } from '@kaipiao/shared';
+import { MONEY_MSG, SPECIFIC_BUSINESS_BLOCKS } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
 import { buildRequest, smallScaleReasonNeeded, type TaxpayerType } from './build-request.ts';
+import { emptyPassenger, emptyTransport } from './draft.ts';
 import { draftOf, line, SELLER } from './test-draft.ts';
 import type { Draft } from './types.ts';
 import { validateDraft } from './validate.ts';
@@ -118,6 +119,24 @@ describe('validateDraft', () => {
       '该票种最多100行项目明细，请拆分开具',
     );
     expect(check(draftOf({ invoice_type: '82', lines: lines(101) })).errors.goods_info).toBeUndefined();
+  });
+
+  it("sends the chosen business's block only, under the shared key (SPECIFIC_BUSINESS_BLOCKS)", () => {
+    const d = draftOf({
+      transports: [{ ...emptyTransport(), vehicle_no: '浙A12345' }],
+      passengers: [{ ...emptyPassenger(), traveller: '王五' }],
+    });
+    const blocksOf = (code: Draft['specific_business_code']) =>
+      Object.keys(buildRequest({ ...d, specific_business_code: code }, 'WEBserial0001', SELLER)).filter((k) =>
+        (Object.values(SPECIFIC_BUSINESS_BLOCKS) as string[]).includes(k),
+      );
+    expect(blocksOf(null)).toEqual([]);
+    for (const code of ['03', '04', '06', '09'] as const)
+      expect(blocksOf(code)).toEqual([SPECIFIC_BUSINESS_BLOCKS[code]]);
+    const sent = buildRequest({ ...d, specific_business_code: '04' }, 'WEBserial0001', SELLER);
+    expect(sent.goods_transport).toEqual([
+      { vehicle_type: '', vehicle_no: '浙A12345', origin: '', destination: '', goods_name: '' },
+    ]);
   });
 
   it('03 建筑服务: one line only, 报验编号 required iff 跨地市', () => {
