@@ -301,19 +301,46 @@ export async function* allRows(db: DbOrTx, batchId: number, pageSize = 2000): As
   }
 }
 
+/** What each state change of a batch sets. */
+const TRANSITIONS = {
+  start: sql`status = 'running', pause_reason = '', started_at = now()`,
+  pause: sql`status = 'paused', pause_reason = 'user'`,
+  resume: sql`status = 'running', pause_reason = ''`,
+  cancel: sql`status = 'cancelled', pause_reason = '', finished_at = now()`,
+  retry: sql`status = 'running', pause_reason = '', finished_at = null`,
+} as const;
+
+export type BatchTransition = keyof typeof TRANSITIONS;
+
 /** Moves a batch between states; false when it was not in one of `from`. */
 export async function setStatus(
   db: DbOrTx,
-  q: { id: number; clientId: number; from: readonly BatchStatus[]; set: SQL },
+  q: { id: number; clientId: number; from: readonly BatchStatus[]; to: BatchTransition },
 ): Promise<boolean> {
   const from = sql.join(
     q.from.map((s) => sql`${s}`),
     sql`, `,
   );
   const res = await db.execute(sql`
-    update batches set ${q.set}, updated_at = now()
+    update batches set ${TRANSITIONS[q.to]}, updated_at = now()
     where id = ${q.id} and client_id = ${q.clientId} and status in (${from})`);
   return (res.rowCount ?? 0) > 0;
+}
+
+/** A cancelled batch's rows not yet claimed are skipped. */
+export async function skipPendingRows(tx: DbOrTx, batchId: number): Promise<void> {
+  await tx.execute(sql`
+      update batch_rows set status = 'skipped', error_code = 'cancelled', error_message = '批次已取消', updated_at = now()
+      where batch_id = ${batchId} and status = 'pending'`);
+}
+
+/** The failed rows of a batch back in the queue (same serials); answers how many. */
+export async function requeueFailedRows(tx: DbOrTx, batchId: number): Promise<number> {
+  const res = await tx.execute(sql`
+      update batch_rows set status = 'pending', worker = null, error_code = null, error_message = null,
+        updated_at = now()
+      where batch_id = ${batchId} and status = 'failed'`);
+  return res.rowCount ?? 0;
 }
 
 export async function bookkeepingExpired(db: DbOrTx, clientId: number): Promise<boolean> {

@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { type BlueInvoiceRequest, INVOICE_CODE, type IssueResult } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { AppError } from '../../lib/app-error.ts';
 import { issueBlue, reconcileInvoices, UNKNOWN_MESSAGE } from '../invoices/service.ts';
+import type { ClaimedRow } from './runner-repo.ts';
+import * as repo from './runner-repo.ts';
 
 /**
  * The batch runner: issues the rows of running batches, in every process whose role is `worker` or
@@ -28,8 +29,8 @@ import { issueBlue, reconcileInvoices, UNKNOWN_MESSAGE } from '../invoices/servi
  * takes no row then) and resumes by itself once the service is restored.
  */
 
-/** Advisory-lock class of the runners' liveness locks (`pg_advisory_lock(727002, key)`). */
-export const LIVENESS_CLASS = 727002;
+export { type ClaimedRow, LIVENESS_CLASS } from './runner-repo.ts';
+
 /**
  * Concurrent rows per batch per process. The lanes' issues on one device meet in the issuing
  * group commit (invoices/at-once.ts), so more lanes make bigger statements: 8 lanes issue 10,000
@@ -38,18 +39,6 @@ export const LIVENESS_CLASS = 727002;
 export const BATCH_LANES = 8;
 /** Batches one process works on at once; more wait for the sweep. */
 export const MAX_ACTIVE_BATCHES = 2;
-
-export type ClaimedRow = {
-  batch_id: number;
-  seq: number;
-  serial_no: string;
-  request: unknown;
-  client_id: number;
-  store_id: number;
-  created_by: number | null;
-  /** the runner key the row was claimed under */
-  worker: number;
-};
 
 export type RowOutcome = {
   status: 'issued' | 'failed';
@@ -220,7 +209,7 @@ export class BatchRunner {
         if (this.liveness === client) this.liveness = null;
       });
       await client.connect();
-      await client.query('select pg_advisory_lock($1, $2)', [LIVENESS_CLASS, key]);
+      await repo.takeLivenessLock(client, key);
       this.key = key;
       this.liveness = client;
       return key;
@@ -332,33 +321,17 @@ export class BatchRunner {
    */
   private async claim(batchId: number, n: number): Promise<ClaimedRow[]> {
     const key = this.key;
-    const res = await this.app.db.execute<Omit<ClaimedRow, 'worker'>>(sql`
-      with b as (
-        select b.id, b.client_id, b.store_id, b.created_by
-        from batches b
-        join clients c on c.id = b.client_id
-        join orgs o on o.id = c.org_id
-        where b.id = ${batchId} and b.status = 'running'
-          and (o.bookkeeping_expires_at is null or o.bookkeeping_expires_at > now())
-      ), pick as (
-        select r.batch_id, r.seq from batch_rows r
-        where r.batch_id = (select id from b) and r.status = 'pending'
-        order by r.seq
-        limit ${n}
-        for update skip locked
-      )
-      update batch_rows r set status = 'issuing', worker = ${key}, attempts = r.attempts + 1, updated_at = now()
-      from pick, b
-      where r.batch_id = pick.batch_id and r.seq = pick.seq
-      returning r.batch_id, r.seq, r.serial_no, r.request, b.client_id, b.store_id, b.created_by`);
-    return res.rows.map((row) => ({ ...row, worker: key })).sort((a, b) => a.seq - b.seq);
+    const rows = await repo.claimRows(this.app.db, batchId, n, key);
+    return rows.map((row) => ({ ...row, worker: key })).sort((a, b) => a.seq - b.seq);
   }
 
   /** Records the outcomes of claimed rows, in one statement. */
   private async finish(done: readonly { row: ClaimedRow; outcome: RowOutcome }[]): Promise<void> {
     if (done.length === 0) return;
     const first = done[0]!.row;
-    const outcomes = JSON.stringify(
+    await repo.recordOutcomes(
+      this.app.db,
+      first.batch_id,
       done.map(({ row, outcome: o }) => ({
         seq: row.seq,
         worker: row.worker,
@@ -371,32 +344,18 @@ export class BatchRunner {
         error_message: o.errorMessage,
       })),
     );
-    await this.app.db.execute(sql`
-      with o as (
-        select * from jsonb_to_recordset(${outcomes}::jsonb) as o(seq int, worker int, status text,
-          invoice_id bigint, invoice_code text, invoice_no text, issued_at timestamptz, error_code text,
-          error_message text)
-      )
-      update batch_rows r set status = o.status, worker = null, invoice_id = o.invoice_id,
-        invoice_code = o.invoice_code, invoice_no = o.invoice_no, issued_at = o.issued_at,
-        error_code = o.error_code, error_message = o.error_message, updated_at = now()
-      from o
-      where r.batch_id = ${first.batch_id} and r.seq = o.seq and r.worker = o.worker and r.status = 'issuing'`);
   }
 
   /** Gives claimed rows back: to the queue, or skipped when the batch was cancelled meanwhile. */
   private async release(rows: readonly ClaimedRow[]): Promise<void> {
     if (rows.length === 0) return;
     const first = rows[0]!;
-    await this.app.db.execute(sql`
-      update batch_rows r set worker = null, updated_at = now(),
-        status = case when b.status = 'cancelled' then 'skipped' else 'pending' end,
-        error_code = case when b.status = 'cancelled' then 'cancelled' end,
-        error_message = case when b.status = 'cancelled' then '批次已取消' end
-      from batches b
-      where b.id = r.batch_id and r.batch_id = ${first.batch_id}
-        and r.seq = any(${`{${rows.map((r) => r.seq).join(',')}}`}::int[])
-        and r.worker = ${first.worker} and r.status = 'issuing'`);
+    await repo.releaseRows(
+      this.app.db,
+      first.batch_id,
+      rows.map((r) => r.seq),
+      first.worker,
+    );
   }
 
   /**
@@ -405,20 +364,7 @@ export class BatchRunner {
    * service or closes when nothing is left.
    */
   private async settle(batchId: number): Promise<void> {
-    await this.app.db.execute(sql`
-      update invoices i set source = 'batch'
-      from batch_rows r
-      where r.batch_id = ${batchId} and r.status = 'issued' and i.id = r.invoice_id
-        and i.client_id = r.client_id and i.source = 'online'`);
-    await this.app.db.execute(sql`
-      update batches b set status = 'paused', pause_reason = 'bookkeeping', updated_at = now()
-      from clients c join orgs o on o.id = c.org_id
-      where b.id = ${batchId} and c.id = b.client_id and b.status = 'running'
-        and o.bookkeeping_expires_at is not null and o.bookkeeping_expires_at <= now()`);
-    await this.app.db.execute(sql`
-      update batches set status = 'done', finished_at = now(), updated_at = now()
-      where id = ${batchId} and status = 'running'
-        and not exists (select 1 from batch_rows where batch_id = ${batchId} and status in ('pending', 'issuing'))`);
+    await repo.settleBatch(this.app.db, batchId);
   }
 
   /**
@@ -441,66 +387,27 @@ export class BatchRunner {
   private async sweepOnce(): Promise<void> {
     const db = this.app.db;
     const me = this.liveness ? this.key : 0;
-    const stranded = await db.execute<{
-      batch_id: number;
-      seq: number;
-      worker: number;
-      batch_status: string;
-    }>(sql`
-      select r.batch_id, r.seq, r.worker, b.status as batch_status
-      from batches b
-      join batch_rows r on r.batch_id = b.id and r.status = 'issuing'
-      where (b.status in ('running', 'paused') or (b.status = 'cancelled' and b.updated_at > now() - interval '1 day'))
-        and r.worker is distinct from ${me}
-        and not exists (
-          select 1 from pg_locks l
-          where l.locktype = 'advisory' and l.classid = ${LIVENESS_CLASS}::oid and l.objsubid = 2
-            and l.objid::bigint = r.worker
-            and l.database = (select oid from pg_database where datname = current_database()))`);
-    for (const r of stranded.rows) {
+    const stranded = await repo.strandedRows(db, me);
+    for (const r of stranded) {
       if (r.batch_status === 'cancelled') {
         // the batch will not run again: settle the row from the invoice its serial has, if any
-        await db.execute(sql`
-          update batch_rows r set worker = null, updated_at = now(),
-            status = case when i.status = 'issued' then 'issued' when i.id is null then 'skipped' else 'failed' end,
-            invoice_id = i.id, invoice_code = coalesce(i.invoice_code, ''), invoice_no = i.invoice_no,
-            issued_at = i.issued_at,
-            error_code = case when i.status = 'issued' then null when i.id is null then 'cancelled' else 'unknown' end,
-            error_message = case when i.status = 'issued' then null when i.id is null then '批次已取消'
-                                 else ${UNKNOWN_MESSAGE} end
-          from batch_rows r0
-          left join invoices i on i.client_id = r0.client_id and i.serial_no = r0.serial_no
-          where r.batch_id = ${r.batch_id} and r.seq = ${r.seq} and r0.batch_id = r.batch_id and r0.seq = r.seq
-            and r.status = 'issuing' and r.worker = ${r.worker}`);
+        await repo.settleCancelledRow(db, r, UNKNOWN_MESSAGE);
       } else {
-        await db.execute(sql`
-          update batch_rows set status = 'pending', worker = null, updated_at = now()
-          where batch_id = ${r.batch_id} and seq = ${r.seq} and status = 'issuing' and worker = ${r.worker}`);
+        await repo.requeueRow(db, r);
       }
     }
-    if (stranded.rows.length) {
-      this.app.log.info({ rows: stranded.rows.length }, 'batch rows of a stopped runner re-queued');
+    if (stranded.length) {
+      this.app.log.info({ rows: stranded.length }, 'batch rows of a stopped runner re-queued');
     }
 
     // spec §1: paused while the bookkeeping service is expired, resumed once it is restored
-    await db.execute(sql`
-      update batches b set status = 'paused', pause_reason = 'bookkeeping', updated_at = now()
-      from clients c join orgs o on o.id = c.org_id
-      where c.id = b.client_id and b.status = 'running'
-        and o.bookkeeping_expires_at is not null and o.bookkeeping_expires_at <= now()`);
-    await db.execute(sql`
-      update batches b set status = 'running', pause_reason = '', updated_at = now()
-      from clients c join orgs o on o.id = c.org_id
-      where c.id = b.client_id and b.status = 'paused' and b.pause_reason = 'bookkeeping'
-        and (o.bookkeeping_expires_at is null or o.bookkeeping_expires_at > now())`);
+    await repo.pauseExpiredBookkeeping(db);
+    await repo.resumeRestoredBookkeeping(db);
 
-    const running = await db.execute<{ id: number }>(
-      sql`select id from batches where status = 'running' order by id limit 50`,
-    );
-    for (const b of running.rows) {
+    for (const id of await repo.runningBatchIds(db)) {
       // Stryker disable next-line ConditionalExpression: ensure() refuses once stopped
       if (this.stopped) return;
-      this.ensure(Number(b.id));
+      this.ensure(id);
     }
   }
 }

@@ -17,7 +17,6 @@ import {
   INVOICE_TYPES,
   MSG,
 } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { deviceStock, isDigitalType } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -28,6 +27,7 @@ import { buildBatch } from './build.ts';
 import { INVOICE_COLUMNS, LINE_COLUMNS } from './columns.ts';
 import { parseBatchFile } from './parse.ts';
 import * as repo from './repo.ts';
+import * as uploadRepo from './upload-repo.ts';
 
 /** Problems listed in a report (the count covers them all). */
 export const REPORT_CAP = 1000;
@@ -38,33 +38,12 @@ export function batchSerial(batchId: number, source: number, part: number | null
   return part === null ? base : `${base}-${part}`;
 }
 
-type DeviceRow = {
-  id: number;
-  name: string;
-  kind: string;
-  status: string;
-  online: boolean;
-  locked: boolean;
-  invoice_types: string[];
-  per_invoice_limit: string;
-  monthly_quota: string | null;
-  quota_used: string;
-  bound: boolean;
-};
-
-async function loadDevice(app: FastifyInstance, clientId: number, storeId: number, deviceId: number) {
-  const month = beijingMonth();
-  const res = await app.db.execute<DeviceRow>(sql`
-    select d.id, d.name, d.kind, d.status, d.online, d.locked, d.invoice_types, d.per_invoice_limit,
-      d.monthly_quota, case when d.quota_month = ${month} then d.quota_used else 0 end as quota_used,
-      (exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId})
-        or exists (select 1 from trusteeship_grants tg where tg.device_id = d.id and tg.store_id = ${storeId})) as bound
-    from tax_devices d where d.id = ${deviceId} and d.client_id = ${clientId}`);
-  return res.rows[0] ?? null;
+function loadDevice(app: FastifyInstance, clientId: number, storeId: number, deviceId: number) {
+  return uploadRepo.loadDevice(app.db, { clientId, storeId, deviceId, month: beijingMonth() });
 }
 
 /** The device rule's binding stage (invoices/issue/eligibility.ts): found, bound to the store, active. */
-function usableDevice(d: DeviceRow | null): DeviceRow {
+function usableDevice(d: uploadRepo.DeviceRow | null): uploadRepo.DeviceRow {
   assertDeviceUsable({
     device_id: d?.id ?? null,
     bound: d?.bound ?? false,
@@ -146,14 +125,10 @@ export async function uploadBatch(
   ];
   const [classes, seller] = await Promise.all([
     codes.length
-      ? app.db.execute<{ code: string; short_name: string; is_summary: boolean }>(sql`
-          select code, short_name, is_summary from tax_class_codes
-          where code = any(${`{${codes.join(',')}}`}::text[])`)
+      ? uploadRepo.taxClasses(app.db, codes)
       : // Stryker disable next-line ArrayDeclaration: with no well-formed code a stray row matches no line's code
-        Promise.resolve({ rows: [] }),
-    app.db.execute<{ tax_code: string; taxpayer_type: string }>(
-      sql`select tax_code, taxpayer_type from clients where id = ${actor.clientId}`,
-    ),
+        Promise.resolve([]),
+    uploadRepo.sellerOf(app.db, actor.clientId),
   ]);
   const built = buildBatch(parsed, {
     deviceInvoiceTypes: device.invoice_types,
@@ -161,13 +136,11 @@ export async function uploadBatch(
     defaultType: opts.invoiceType,
     seller: {
       // Stryker disable next-line OptionalChaining,LogicalOperator,StringLiteral: the session's business always has its row
-      taxCode: seller.rows[0]?.tax_code ?? '',
+      taxCode: seller?.tax_code ?? '',
       // Stryker disable next-line OptionalChaining: the session's business always has its row
-      taxpayerType: seller.rows[0]?.taxpayer_type === 'small' ? 'small' : 'general',
+      taxpayerType: seller?.taxpayer_type === 'small' ? 'small' : 'general',
     },
-    taxClasses: new Map(
-      classes.rows.map((c) => [c.code, { shortName: c.short_name, isSummary: c.is_summary }]),
-    ),
+    taxClasses: new Map(classes.map((c) => [c.code, { shortName: c.short_name, isSummary: c.is_summary }])),
     sendEmail: opts.sendEmail,
     now: app.clock(),
   });
@@ -248,32 +221,14 @@ export async function dryRun(app: FastifyInstance, clientId: number, batchId: nu
   if (!device) throw new AppError(INVOICE_CODE.DEVICE_NOT_FOUND);
 
   const [types, splits, dup, expired] = await Promise.all([
-    app.db.execute<{ invoice_type: string; n: number; open_n: number; open_amount: string }>(sql`
-      select invoice_type, count(*)::int as n,
-        count(*) filter (where status in ('pending', 'issuing', 'failed'))::int as open_n,
-        coalesce(sum(total_amount) filter (where status in ('pending', 'issuing', 'failed')), 0)::text as open_amount
-      from batch_rows where batch_id = ${batchId} group by invoice_type order by invoice_type`),
-    app.db.execute<{
-      source_serial: string;
-      source_row: number;
-      parts: number;
-      lines: number;
-      amount: string;
-      invoice_type: string;
-    }>(sql`
-      select source_serial, min(source_row) as source_row, count(*)::int as parts, sum(line_count)::int as lines,
-        sum(total_amount)::text as amount, min(invoice_type) as invoice_type
-      from batch_rows where batch_id = ${batchId} and part_count > 1
-      group by source_serial order by min(seq) limit 200`),
-    app.db.execute<{ id: number; created_at: Date; status: BatchDryRun['status'] }>(sql`
-      select id, created_at, status from batches
-      where client_id = ${clientId} and file_sha256 = ${b.file_sha256} and id <> ${batchId} and id < ${batchId}
-      order by id desc limit 1`),
+    uploadRepo.typeCounts(app.db, batchId),
+    uploadRepo.splitSources(app.db, batchId),
+    uploadRepo.earlierUpload(app.db, { clientId, batchId, fileSha256: b.file_sha256 }),
     repo.bookkeepingExpired(app.db, clientId),
   ]);
 
   let quota: BatchDryRun['quota'];
-  const openAmount = types.rows.reduce((s, t) => s.plus(t.open_amount), dec(0));
+  const openAmount = types.reduce((s, t) => s.plus(t.open_amount), dec(0));
   // Stryker disable next-line ConditionalExpression: only a 数电 account has a monthly quota, and it issues only 数电 kinds
   if (isDigitalType(b.invoice_type) || device.monthly_quota !== null) {
     const remaining =
@@ -287,7 +242,7 @@ export async function dryRun(app: FastifyInstance, clientId: number, batchId: nu
     };
   } else {
     const stock = await deviceStock(app.db, b.device_id);
-    const rows = types.rows.map((t) => ({
+    const rows = types.map((t) => ({
       invoice_type: t.invoice_type,
       needed: Number(t.open_n),
       remaining: isDigitalType(t.invoice_type) ? Number.POSITIVE_INFINITY : (stock[t.invoice_type] ?? 0),
@@ -319,7 +274,7 @@ export async function dryRun(app: FastifyInstance, clientId: number, batchId: nu
     source_count: b.source_count,
     invoice_count: b.invoice_count,
     line_count: b.line_count,
-    by_type: types.rows.map((t) => ({
+    by_type: types.map((t) => ({
       invoice_type: t.invoice_type,
       name: BATCH_KIND_LABELS[t.invoice_type] ?? INVOICE_TYPES[t.invoice_type as keyof typeof INVOICE_TYPES],
       count: Number(t.n),
@@ -328,7 +283,7 @@ export async function dryRun(app: FastifyInstance, clientId: number, batchId: nu
     total_amount: Number(b.total_amount).toFixed(2),
     total_tax: Number(b.total_tax).toFixed(2),
     total_with_tax: Number(b.total_with_tax).toFixed(2),
-    splits: splits.rows.map((s) => {
+    splits: splits.map((s) => {
       const reasons: ('amount' | 'lines')[] = [];
       if (dec(s.amount).greaterThan(limit)) reasons.push('amount');
       if (s.lines > maxLines(s.invoice_type)) reasons.push('lines');
@@ -343,11 +298,11 @@ export async function dryRun(app: FastifyInstance, clientId: number, batchId: nu
     split_sources: b.split_sources,
     quota,
     send_email: b.send_email,
-    duplicate_of: dup.rows[0]
+    duplicate_of: dup
       ? {
-          batch_id: dup.rows[0].id,
-          created_at: new Date(dup.rows[0].created_at).toISOString(),
-          status: dup.rows[0].status,
+          batch_id: dup.id,
+          created_at: new Date(dup.created_at).toISOString(),
+          status: dup.status,
         }
       : null,
     bookkeeping_active: !expired,
@@ -403,7 +358,7 @@ export async function startBatch(
     id: batchId,
     clientId,
     from: ['ready'],
-    set: sql`status = 'running', pause_reason = '', started_at = now()`,
+    to: 'start',
   });
   if (!ok) throw new AppError(BATCH_CODE.BAD_STATE);
   kick(batchId);
@@ -417,7 +372,7 @@ export async function pauseBatch(app: FastifyInstance, clientId: number, batchId
     id: batchId,
     clientId,
     from: ['running'],
-    set: sql`status = 'paused', pause_reason = 'user'`,
+    to: 'pause',
   });
   if (!ok) throw new AppError(BATCH_CODE.BAD_STATE);
   return batchProgress(app, clientId, batchId);
@@ -437,7 +392,7 @@ export async function resumeBatch(
     id: batchId,
     clientId,
     from: ['paused'],
-    set: sql`status = 'running', pause_reason = ''`,
+    to: 'resume',
   });
   if (!ok) throw new AppError(BATCH_CODE.BAD_STATE);
   kick(batchId);
@@ -453,12 +408,10 @@ export async function cancelBatch(app: FastifyInstance, clientId: number, batchI
       id: batchId,
       clientId,
       from: ['ready', 'running', 'paused'],
-      set: sql`status = 'cancelled', pause_reason = '', finished_at = now()`,
+      to: 'cancel',
     });
     if (!ok) return false;
-    await tx.execute(sql`
-      update batch_rows set status = 'skipped', error_code = 'cancelled', error_message = '批次已取消', updated_at = now()
-      where batch_id = ${batchId} and status = 'pending'`);
+    await repo.skipPendingRows(tx, batchId);
     return true;
   });
   if (!done) throw new AppError(BATCH_CODE.BAD_STATE);
@@ -477,17 +430,13 @@ export async function retryFailed(
   if (!['done', 'paused', 'running'].includes(b.status)) throw new AppError(BATCH_CODE.BAD_STATE);
   await assertBookkeeping(app, clientId);
   const requeued = await app.db.transaction(async (tx) => {
-    const res = await tx.execute(sql`
-      update batch_rows set status = 'pending', worker = null, error_code = null, error_message = null,
-        updated_at = now()
-      where batch_id = ${batchId} and status = 'failed'`);
-    const n = res.rowCount ?? 0;
+    const n = await repo.requeueFailedRows(tx, batchId);
     if (n === 0) return 0;
     const moved = await repo.setStatus(tx, {
       id: batchId,
       clientId,
       from: ['done', 'paused', 'running'],
-      set: sql`status = 'running', pause_reason = '', finished_at = null`,
+      to: 'retry',
     });
     // cancelled (or otherwise moved) since it was read: the rows go back to failed with the refusal
     if (!moved) throw new AppError(BATCH_CODE.BAD_STATE);
