@@ -15,8 +15,12 @@ const schema = z
   });
 
 /** Runs the rule of `field` against form values as antd would. */
-async function check(field: string | string[], values: unknown): Promise<string | null> {
-  const [rule] = zodRules(schema)(field);
+async function check(
+  field: string | string[],
+  values: unknown,
+  toRequest?: (v: never) => unknown,
+): Promise<string | null> {
+  const [rule] = (toRequest ? zodRules(schema, toRequest) : zodRules(schema))(field);
   const form = { getFieldsValue: () => values } as unknown as FormInstance;
   const obj = (typeof rule === 'function' ? rule(form) : rule) as Exclude<
     FormRule,
@@ -43,5 +47,17 @@ describe('zodRules: antd rules from the shared schema', () => {
     expect(await check(['buyer', 'tax_code'], person)).toBeNull();
     expect(await check(['buyer', 'name'], person)).toBe('请输入名称');
     expect(await check(['buyer', 'name'], { kind: 'person', buyer: { name: '张三' } })).toBeNull();
+  });
+
+  it('parses what the form would send (toRequest) and names the request’s field', async () => {
+    const toRequest = (v: { type: string; name?: string }) => ({
+      kind: v.type === '2' ? 'company' : 'person',
+      buyer: { name: v.name ?? '' },
+    });
+    expect(await check(['buyer', 'tax_code'], { type: '2', name: '某公司' }, toRequest)).toBe(
+      '企业请填写税号',
+    );
+    expect(await check(['buyer', 'tax_code'], { type: '1' }, toRequest)).toBeNull();
+    expect(await check(['buyer', 'name'], { type: '1' }, toRequest)).toBe('请输入名称');
   });
 });

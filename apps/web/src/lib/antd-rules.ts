@@ -9,14 +9,18 @@ import type { z } from 'zod';
  *
  *   const rule = zodRules(titleBodySchema);
  *   <ProFormText name="name" required rules={rule('name')} />
+ *
+ * A form whose values are not the request itself passes `toRequest`, the same mapping its submit
+ * sends, and names the request's field: `zodRules(goodsBodySchema, bodyOf)('tax_rate')` on the
+ * form's rate select.
  */
-export function zodRules(schema: z.ZodType) {
+export function zodRules<V = unknown>(schema: z.ZodType, toRequest: (values: V) => unknown = (v) => v) {
   return (field: string | readonly (string | number)[]): FormRule[] => {
     const path = (typeof field === 'string' ? [field] : field).join('.');
     return [
       ({ getFieldsValue }) => ({
         validator: async () => {
-          const parsed = await schema.safeParseAsync(getFieldsValue(true));
+          const parsed = await schema.safeParseAsync(toRequest(getFieldsValue(true) as V));
           if (parsed.success) return;
           const issue = parsed.error.issues.find((i) => i.path.join('.') === path);
           if (issue) throw new Error(issue.message);

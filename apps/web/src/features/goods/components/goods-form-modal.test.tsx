@@ -1,4 +1,4 @@
-import { CATALOG_CODE, type TaxRateResult } from '@kaipiao/shared';
+import { CATALOG_CODE, GOODS_MSG, type TaxRateResult } from '@kaipiao/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -70,6 +70,25 @@ describe('GoodsFormModal', { timeout: 60_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('单价须为大于0的数字，最多8位小数')).toBeTruthy();
     expect(screen.getByText('项目名称最多300个字符')).toBeTruthy();
+  });
+
+  it("checks with the server's goods schema: unit and spec lengths, the required marks", async () => {
+    renderModal('hotel');
+    await userEvent.type(await screen.findByLabelText('项目名称'), '住宿费');
+    await userEvent.clear(screen.getByLabelText('单位'));
+    await userEvent.click(screen.getByLabelText('单位'));
+    await userEvent.paste('间'.repeat(21));
+    await userEvent.click(screen.getByLabelText('规格型号'));
+    await userEvent.paste('s'.repeat(151));
+    await waitFor(() => expect(screen.getByText('1%')).toBeTruthy());
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText(GOODS_MSG.UNIT_MAX)).toBeTruthy();
+    expect(screen.getByText(GOODS_MSG.SPEC_MAX)).toBeTruthy();
+    expect(apiCalls('/v3/client-project/create')).toHaveLength(0);
+    for (const label of ['项目名称', '税收分类编码', '税率']) {
+      const item = screen.getByText(label, { selector: 'label' });
+      expect(item.classList.contains('ant-form-item-required')).toBe(true);
+    }
   });
 
   it('hotel variant starts on 住宿服务 with the 1% rate and shows the printed name', async () => {

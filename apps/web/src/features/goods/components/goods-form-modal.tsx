@@ -1,12 +1,18 @@
 import { ModalForm, ProForm, ProFormSelect, ProFormSwitch, ProFormText } from '@ant-design/pro-components';
-import type { GoodsBody, GoodsItem, TaxClassCode } from '@kaipiao/shared/schemas/goods';
+import {
+  type GoodsBody,
+  type GoodsItem,
+  goodsBodySchema,
+  type TaxClassCode,
+} from '@kaipiao/shared/schemas/goods';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Col, Form, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
+import { zodRules } from '../../../lib/antd-rules.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { createGoods, taxRatesQuery, updateGoods } from '../api/goods.ts';
-import { GOODS_RULES, parseRateKey, rateKey } from '../utils/goods-rules.ts';
+import { parseRateKey, rateKey } from '../utils/goods-rules.ts';
 import { TaxClassSelect } from './tax-class-select.tsx';
 
 export type GoodsVariant = 'general' | 'hotel';
@@ -40,6 +46,32 @@ type Props = {
   variant: GoodsVariant;
   onSaved: (item: GoodsItem) => void;
 };
+
+/**
+ * The request the form's values make (what submit sends). `zeroPolicy` is the 优惠政策 of the chosen
+ * 0% option (免税 03, 不征税 04), known once the code's rates are loaded.
+ */
+function bodyOf(values: Partial<Values>, zeroPolicy = ''): GoodsBody {
+  const { value, zeroRateFlag } = parseRateKey(values.rate_key ?? '');
+  return {
+    name: (values.name ?? '').trim(),
+    tax_class_code: values.tax_class_code ?? '',
+    spec: values.spec?.trim() ?? '',
+    unit: values.unit?.trim() ?? '',
+    price: values.price?.trim() ? values.price.trim() : null,
+    price_includes_tax: values.price_includes_tax ?? true,
+    tax_rate: value,
+    preferential_code: value === '0' ? zeroPolicy : (values.preferential_code ?? ''),
+    zero_rate_flag: value === '0' ? (zeroRateFlag as '1' | '2' | '3') : '',
+    is_default: values.is_default ?? false,
+  };
+}
+
+/**
+ * The server's own goods schema checks each field, on the request the values make (same messages);
+ * the rate select answers for `tax_rate`.
+ */
+const rule = zodRules(goodsBodySchema, (values: Partial<Values>) => bodyOf(values));
 
 function initialValues(editing: GoodsItem | null, variant: GoodsVariant): Values {
   if (editing) {
@@ -114,21 +146,9 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
     .map((p) => ({ value: p.code, label: `${p.code} ${p.label}` }));
 
   async function submit(values: Values): Promise<boolean> {
-    const { value, zeroRateFlag } = parseRateKey(values.rate_key ?? '');
+    const { zeroRateFlag } = parseRateKey(values.rate_key ?? '');
     const zeroOption = rates?.rates.find((r) => r.value === '0' && r.zero_rate_flag === zeroRateFlag);
-    const body: GoodsBody = {
-      name: values.name.trim(),
-      tax_class_code: values.tax_class_code ?? '',
-      spec: values.spec?.trim() ?? '',
-      unit: values.unit?.trim() ?? '',
-      price: values.price?.trim() ? values.price.trim() : null,
-      price_includes_tax: values.price_includes_tax,
-      tax_rate: value,
-      preferential_code:
-        value === '0' ? (zeroOption?.preferential_code ?? '') : (values.preferential_code ?? ''),
-      zero_rate_flag: value === '0' ? (zeroRateFlag as '1' | '2' | '3') : '',
-      is_default: values.is_default,
-    };
+    const body = bodyOf(values, zeroOption?.preferential_code ?? '');
     try {
       const saved = editing ? await updateGoods(editing.id, body) : await createGoods(body);
       toastSuccess(editing ? '商品已保存' : '商品已新增');
@@ -174,14 +194,16 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
         name="name"
         label="项目名称"
         placeholder="如：软件开发服务、住宿费"
-        rules={GOODS_RULES.name}
+        required
+        rules={rule('name')}
         colProps={{ span: 12 }}
       />
       <Col span={12}>
         <ProForm.Item
           name="tax_class_code"
           label="税收分类编码"
-          rules={GOODS_RULES.tax_class_code}
+          required
+          rules={rule('tax_class_code')}
           extra={
             variant === 'hotel' ? (
               <Space size={4} wrap>
@@ -226,19 +248,19 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
           }
         />
       </Col>
-      <ProFormText name="spec" label="规格型号" rules={GOODS_RULES.spec} colProps={{ span: 12 }} />
+      <ProFormText name="spec" label="规格型号" rules={rule('spec')} colProps={{ span: 12 }} />
       <ProFormText
         name="unit"
         label="单位"
         placeholder="如：项、次、间/天"
-        rules={GOODS_RULES.unit}
+        rules={rule('unit')}
         colProps={{ span: 12 }}
       />
       <ProFormText
         name="price"
         label="单价"
         placeholder="可不填，开票时填写"
-        rules={GOODS_RULES.price}
+        rules={rule('price')}
         colProps={{ span: 12 }}
       />
       <ProFormSwitch
@@ -252,7 +274,8 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
         name="rate_key"
         label="税率"
         placeholder={code ? '请选择税率' : '请先选择税收分类编码'}
-        rules={GOODS_RULES.rate_key}
+        required
+        rules={rule('tax_rate')}
         options={rateOptions}
         fieldProps={{ loading: ratesLoading, notFoundContent: '请先选择税收分类编码' }}
         colProps={{ span: 12 }}
