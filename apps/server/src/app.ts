@@ -18,6 +18,7 @@ import { devRoutes } from './modules/dev/routes.ts';
 import { deviceRoutes } from './modules/devices/routes.ts';
 import { documentsModule } from './modules/documents/index.ts';
 import { goodsRoutes } from './modules/goods/routes.ts';
+import { InvoiceIssuedHooks } from './modules/invoices/hooks.ts';
 import { invoicingModule } from './modules/invoices/index.ts';
 import { queryRoutes } from './modules/query/routes.ts';
 import { realNameModule } from './modules/realname/index.ts';
@@ -78,6 +79,7 @@ export async function buildApp(opts: BuildOptions) {
   app.decorate('clock', opts.clock ?? systemClock);
   app.decorate('providers', opts.providers ?? createProviders(opts.dbHandle.db, opts.env));
   app.decorate('accessService', new AccessService(opts.dbHandle.db));
+  app.decorate('invoiceHooks', new InvoiceIssuedHooks());
 
   await app.register(errorsPlugin);
   await app.register(cookie);

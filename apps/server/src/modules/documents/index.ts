@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { onInvoiceIssued } from '../invoices/hooks.ts';
 import { defineDocumentJobs, queueIssuedInvoice } from './jobs.ts';
 import { documentRoutes } from './routes.ts';
 
@@ -11,6 +10,6 @@ import { documentRoutes } from './routes.ts';
 export const documentsModule = fp(async (app: FastifyInstance) => {
   defineDocumentJobs(app);
   // the same function every time: the Set keeps one entry however many apps a test process builds
-  onInvoiceIssued.add(queueIssuedInvoice);
+  app.invoiceHooks.add(queueIssuedInvoice);
   await app.register(documentRoutes);
 });

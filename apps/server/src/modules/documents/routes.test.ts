@@ -13,7 +13,7 @@ import {
   outbox,
   redForms,
 } from '../../db/schema/index.ts';
-import { drainInvoiceHooks, runInvoiceIssuedHooks } from '../invoices/hooks.ts';
+import { runInvoiceIssuedHooks } from '../invoices/hooks.ts';
 import { EMAIL_JOB, RENDER_JOB } from './jobs.ts';
 import { extractPdfText } from './pdf-text.ts';
 
@@ -340,7 +340,7 @@ describe('after issue (jobs on)', () => {
       email: 'auto@buyer.example.com',
     });
     runInvoiceIssuedHooks(app, inv.id, { sendEmail: true });
-    await drainInvoiceHooks();
+    await app.invoiceHooks.drain();
     const queued = await db.execute<{ name: string; data: { invoiceId: number; email?: string } }>(
       sql`select name, data from pgboss.job where (data->>'invoiceId')::bigint = ${inv.id} order by name`,
     );
@@ -370,7 +370,7 @@ describe('after issue (jobs on)', () => {
       email: 'gone@fail.example',
     });
     runInvoiceIssuedHooks(app, bounce.id, { sendEmail: true });
-    await drainInvoiceHooks();
+    await app.invoiceHooks.drain();
     await waitFor(
       async () =>
         (await db.select().from(invoiceFiles).where(eq(invoiceFiles.invoiceId, quiet.id))).length === 2,
@@ -400,7 +400,7 @@ describe('after issue (jobs on)', () => {
     const res = await f.issue(body);
     expect(res.json).toMatchObject({ code: 0, data: { status: 'issued' } });
     const invoiceId = res.json.data.invoice_id as number;
-    await drainInvoiceHooks();
+    await app.invoiceHooks.drain();
     const emailed = await waitFor(async () =>
       (await events(db, invoiceId)).find((e) => e.kind === 'emailed'),
     );

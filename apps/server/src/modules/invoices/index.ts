@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { channelDevRoutes } from '../../channels/dev-routes.ts';
 import { channelPlugin } from '../../channels/plugin.ts';
-import { drainInvoiceHooks } from './hooks.ts';
 import { metadataRoutes } from './metadata-routes.ts';
 import { invoiceRoutes } from './routes.ts';
 import { reconcileInvoices } from './service.ts';
@@ -35,5 +34,5 @@ export const invoicingModule = fp(async (app: FastifyInstance) => {
     });
   }
   // background hooks (documents, e-mail) finish before the database pool closes
-  app.addHook('onClose', async () => drainInvoiceHooks());
+  app.addHook('onClose', async () => app.invoiceHooks.drain());
 });

@@ -23,7 +23,7 @@ import { allocateInvoiceNumbers, makeCheckCode } from '../../channels/numbers.ts
 import { invoiceEvents, invoiceLines, invoices } from '../../db/schema/index.ts';
 import { loadInvoiceDoc } from '../documents/model.ts';
 import { renderInvoiceXml } from '../documents/xml.ts';
-import { drainInvoiceHooks, type InvoiceIssuedHook, onInvoiceIssued } from './hooks.ts';
+import type { InvoiceIssuedHook } from './hooks.ts';
 
 describe('POST /v3/online-invoicing/blue', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -611,20 +611,20 @@ describe('POST /v3/online-invoicing/blue', () => {
     const bad: InvoiceIssuedHook = async () => {
       throw new Error('renderer down');
     };
-    onInvoiceIssued.add(good);
-    onInvoiceIssued.add(bad);
+    t.app.invoiceHooks.add(good);
+    t.app.invoiceHooks.add(bad);
     try {
       const res = await f.issue({ ...payload(ids.digital), send_email: true });
       expect(res.json.code).toBe(0);
-      await drainInvoiceHooks();
+      await t.app.invoiceHooks.drain();
       expect(seen).toEqual([{ id: res.json.data.invoice_id, sendEmail: true }]);
       // no e-mail address: no e-mail
       const quiet = await f.issue({ ...payload(ids.digital, { buyer: { email: '' } }), send_email: true });
-      await drainInvoiceHooks();
+      await t.app.invoiceHooks.drain();
       expect(seen[1]).toEqual({ id: quiet.json.data.invoice_id, sendEmail: false });
     } finally {
-      onInvoiceIssued.delete(good);
-      onInvoiceIssued.delete(bad);
+      t.app.invoiceHooks.delete(good);
+      t.app.invoiceHooks.delete(bad);
     }
   });
 
@@ -642,14 +642,14 @@ describe('POST /v3/online-invoicing/blue', () => {
       ).rows[0]!.use_count;
     expect((await f.issue(payload(ids.digital))).json.code).toBe(0);
     expect((await f.issue(payload(ids.digital))).json.code).toBe(0);
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
     expect(await uses()).toBe(2);
     // a refused invoice counts nothing; nor does a buyer without a saved title
     const over = await f.issue(payload(ids.digital, { info: { total_price_with_tax: '1.00' } }));
     expect(over.json.code).not.toBe(0);
     const other = await f.issue(payload(ids.digital, { buyer: { name: '未保存的购买方有限公司' } }));
     expect(other.json.code).toBe(0);
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
     expect(await uses()).toBe(2);
   });
 });

@@ -17,7 +17,7 @@ import { holdLock, raceBehindLock } from '../../../test/race.ts';
 import { allocateInvoiceNumbers } from '../../channels/numbers.ts';
 import type { SandboxTaxChannel } from '../../channels/sandbox.ts';
 import { invoiceEvents, invoices, users } from '../../db/schema/index.ts';
-import { drainInvoiceHooks, type IssuedFacts, onInvoiceIssued } from './hooks.ts';
+import type { IssuedFacts } from './hooks.ts';
 import { issueBlue, reconcileInvoices, STALE_ISSUING_MS, UNKNOWN_MESSAGE } from './service.ts';
 
 /**
@@ -39,7 +39,7 @@ const announce = async (_app: unknown, id: number, opts: IssuedFacts) => {
   announced.push({ id, opts });
 };
 const announcedFor = async (id: number) => {
-  await drainInvoiceHooks();
+  await t.app.invoiceHooks.drain();
   return announced.filter((a) => a.id === id).map((a) => a.opts);
 };
 
@@ -48,14 +48,14 @@ beforeAll(async () => {
   f = await invoicingFixture(t.app, t.db);
   const [admin] = await t.db.select().from(users).where(eq(users.account, DEMO.admin.account));
   adminId = admin!.id;
-  onInvoiceIssued.add(announce);
+  t.app.invoiceHooks.add(announce);
 });
 afterAll(() => {
-  onInvoiceIssued.delete(announce);
+  t.app.invoiceHooks.delete(announce);
 });
 afterEach(async () => {
   vi.restoreAllMocks();
-  await drainInvoiceHooks();
+  await t.app.invoiceHooks.drain();
   for (const id of [f.ids.digital, f.ids.ukey, f.ids.hotelDigital]) {
     await f.dev('reset', { device_id: id });
     await f.dev('device', { device_id: id, online: true, locked: false, quota_used: '0' });

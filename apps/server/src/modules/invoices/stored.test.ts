@@ -4,7 +4,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, invoicingFixture, line, payload } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
 import { invoices } from '../../db/schema/index.ts';
-import { drainInvoiceHooks } from './hooks.ts';
 
 /**
  * What an issued invoice keeps of its request (invoices/service.ts issueBlue): the block of each
@@ -23,7 +22,7 @@ describe('special-business blocks and bank flags kept with the invoice', () => {
   const issued = async (body: ReturnType<typeof payload>) => {
     const res = await f.issue(body);
     expect(res.json.code, res.json.message).toBe(0);
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
     const [inv] = await t.db.select().from(invoices).where(eq(invoices.id, res.json.data.invoice_id));
     return inv!;
   };
@@ -187,6 +186,6 @@ describe('special-business blocks and bank flags kept with the invoice', () => {
     const rest = await reconcile(f.admin, -1);
     expect(rest.json.data).toMatchObject({ checked: 1, issued: 1 });
     expect(await statusOf()).toEqual({ [hq]: 'issued', [bj]: 'issued', [bj2]: 'issued', [hotel]: 'unknown' });
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 });

@@ -6,7 +6,7 @@ import { type Fixture, invoicingFixture, line } from '../../../test/fixtures/inv
 import { type RedKit, redKit } from '../../../test/fixtures/red-info.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
-import { drainInvoiceHooks, type IssuedFacts, onInvoiceIssued } from '../invoices/hooks.ts';
+import type { IssuedFacts } from '../invoices/hooks.ts';
 
 /**
  * What a red form and its red invoice leave behind (service.ts, repo.ts): the view's fields, the
@@ -29,10 +29,10 @@ describe('red forms: what they record and show', () => {
     t = await buildTestApp({ clock });
     f = await invoicingFixture(t.app, t.db);
     k = redKit(t, f);
-    onInvoiceIssued.add(record);
+    t.app.invoiceHooks.add(record);
   });
   afterAll(() => {
-    onInvoiceIssued.delete(record);
+    t.app.invoiceHooks.delete(record);
   });
 
   const partial = (blueId: number, reason: string, lines: Record<string, unknown>[]) => ({
@@ -215,7 +215,7 @@ describe('red forms: what they record and show', () => {
       red_form_id: form.form_id,
       form_no: form.form_no,
     });
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
     expect(issued.find((i) => i.id === Number(red.id))?.opts).toEqual({ sendEmail: false });
   });
 

@@ -10,7 +10,6 @@ import { seedDemoHistory } from '../../seed/demo-history.ts';
 import { seedDemoRedForms } from '../../seed/red-forms.ts';
 import { loadInvoiceDoc } from '../documents/model.ts';
 import { renderInvoiceXml } from '../documents/xml.ts';
-import { drainInvoiceHooks } from '../invoices/hooks.ts';
 import { expirePending } from './repo.ts';
 
 describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', () => {
@@ -81,7 +80,7 @@ describe('red-letter forms and void (/v3/red-info/*, /v3/invoice-detail/void)', 
     expect(r.remark).toContain(`红字发票信息确认单编号：${form.form_no}`);
     const ev = await t.db.select().from(invoiceEvents).where(eq(invoiceEvents.invoiceId, id));
     expect(ev.filter((e) => e.kind === 'reddened')).toHaveLength(1);
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
     // the issued hook settles again without a second event
     const ev2 = await t.db.select().from(invoiceEvents).where(eq(invoiceEvents.invoiceId, id));
     expect(ev2.filter((e) => e.kind === 'reddened')).toHaveLength(1);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type InvoiceIssuedHook, onInvoiceIssued } from '../invoices/hooks.ts';
+import type { InvoiceIssuedHook } from '../invoices/hooks.ts';
 import { scanPublicRoutes } from './public-routes.ts';
 import { markIssued } from './requests.ts';
 import { scanRoutes } from './routes.ts';
@@ -17,7 +17,7 @@ const settleScanRequest: InvoiceIssuedHook = async (app, invoiceId, opts) => {
  * buyer's public page calls, the clerk's queue. Issuing goes through the invoices module's service.
  */
 export const scanModule = fp(async (app: FastifyInstance) => {
-  onInvoiceIssued.add(settleScanRequest);
+  app.invoiceHooks.add(settleScanRequest);
   await app.register(scanRoutes);
   await app.register(scanPublicRoutes);
 });

@@ -6,7 +6,6 @@ import { buyer, type ConsoleOpts, item, resetScanLimits, scanCallers } from '../
 import { buildTestApp, DEMO } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
 import { clientStores, invoices, outbox, scanRequests, scanSettings } from '../../db/schema/index.ts';
-import { drainInvoiceHooks } from '../invoices/hooks.ts';
 
 type Code = {
   id: number;
@@ -144,7 +143,7 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     });
     expect(res.json.data.request).toMatchObject({ invoice_type: '026', invoice_id: inv!.id });
     await settings({});
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 
   it('a store without a device cannot issue: the request stays pending, also in immediate mode', async () => {
@@ -220,7 +219,7 @@ describe('scan settings, code lists, the audit queue and what an approval issues
       status: 'issued',
       request: { amount: '14.00', error_message: null },
     });
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 
   it('two clerks retrying one failed request at once: one retry goes to the bureau, the other is told', async () => {
@@ -238,7 +237,7 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     expect([a.json.code, b.json.code].sort()).toEqual([0, SCAN_CODE.ALREADY_HANDLED].sort());
     const serialNo = `SCAN-R${String(r.id).padStart(6, '0')}`;
     expect(await invoiceOfSerial(serialNo)).toMatchObject({ status: 'issued', totalWithTax: '16.00' });
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 
   it('what an approval issues: the buyer as submitted, the clerk’s remark, the amount stated before', async () => {
@@ -287,7 +286,7 @@ describe('scan settings, code lists, the audit queue and what an approval issues
       reject_reason: '',
       invoice: { invoice_no: inv!.invoiceNo, invoice_type_name: '电子发票（普通发票）' },
     });
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 
   it('a request with no remark and no order number is issued with an empty remark; no contact, no message', async () => {
@@ -298,7 +297,7 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     expect(res.json.data.status).toBe('issued');
     const inv = await invoiceOfSerial(`SCAN-R${String(r.id).padStart(6, '0')}`);
     expect(inv!.remark).toBe('');
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
     expect((await pub('GET', `/v3/scan/request?token=${r.requestToken}`)).json.data.mobile).toBe('');
     // rejected: the one who left only a mobile gets no e-mail, the one who left only an e-mail no SMS
     const byMail = await submit(c.token, { email: 'only.mail2@example.com', mobile: '' });
@@ -354,7 +353,7 @@ describe('scan settings, code lists, the audit queue and what an approval issues
     // a company buyer is issued as a company (title type 2), with its tax code
     expect(inv).toMatchObject({ buyerTitleType: 2, buyerName: '杭州西溪数据服务有限公司' });
     expect(inv!.specificBusiness).toMatchObject({ hotel_stay: stay });
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 
   it('order codes: a number is made when none is given, a number is used once, items the rules refuse are named', async () => {

@@ -10,7 +10,6 @@ import { buildTestApp, call, DEMO } from '../../../test/helper.ts';
 import { raceBehindLock } from '../../../test/race.ts';
 import { invoices, outbox, scanCodes, scanRequests, scanSettings } from '../../db/schema/index.ts';
 import { seedDemoScan } from '../../seed/scan.ts';
-import { drainInvoiceHooks } from '../invoices/hooks.ts';
 import { PUBLIC_LIMITS } from './public-routes.ts';
 
 describe('scan-to-invoice and the audit queue', () => {
@@ -145,7 +144,7 @@ describe('scan-to-invoice and the audit queue', () => {
     });
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
 
     // BJ in audit mode
     await settings('audit', { sid: ids.bj });
@@ -190,7 +189,7 @@ describe('scan-to-invoice and the audit queue', () => {
     // and once more, later: handled
     expect((await approve(f.admin)).json.code).toBe(SCAN_CODE.ALREADY_HANDLED);
     expect(await invoicesOfSerial(`SCAN-R${String(id).padStart(6, '0')}`)).toHaveLength(1);
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 
   it('one order yields at most one invoice, however often it is submitted', async () => {
@@ -217,7 +216,7 @@ describe('scan-to-invoice and the audit queue', () => {
     expect(await invoicesOfSerial(`SCAN-O${String(o.id).padStart(6, '0')}`)).toHaveLength(1);
     const code = await pub('GET', `/v3/scan/code?token=${o.token}`);
     expect(code.json.data.request_token).toBe(rows[0]!.token);
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 
   it('tells the buyer why a request was rejected, on the page and by SMS and e-mail', async () => {
@@ -380,7 +379,7 @@ describe('scan-to-invoice and the audit queue', () => {
       body: {},
     });
     expect(rec.json.data.issued).toBe(1);
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
     const settled = await pub('GET', `/v3/scan/request?token=${b.requestToken}`);
     expect(settled.json.data).toMatchObject({ status: 'issued', invoice: { total_price_with_tax: '40.00' } });
     expect((await t.db.select().from(scanRequests).where(eq(scanRequests.id, b.id)))[0]!.status).toBe(
@@ -587,6 +586,6 @@ describe('scan-to-invoice and the audit queue', () => {
     });
     expect(res.json.code, res.json.message).toBe(0);
     expect(res.json.data.status).toBe('issued');
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 });

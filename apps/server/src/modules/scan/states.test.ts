@@ -4,7 +4,6 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buyer, type ConsoleOpts, item, resetScanLimits, scanCallers } from '../../../test/fixtures/scan.ts';
 import { buildTestApp } from '../../../test/helper.ts';
-import { drainInvoiceHooks } from '../invoices/hooks.ts';
 
 /** The exact messages of the scan refusals (packages/shared errors/messages.ts). */
 const SCAN_MSG_OF: Record<number, string> = {
@@ -107,7 +106,7 @@ describe('scan requests and codes in every state', () => {
     const r = await submit((await order()).token);
     const res = await approve(r.id);
     expect(res.json.data?.status, res.json.message).toBe('issued');
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
     return r;
   }
   async function rejected() {
@@ -164,7 +163,7 @@ describe('scan requests and codes in every state', () => {
         issued: 0,
         failed: [{ id: r.id, message: SCAN_MSG_OF[SCAN_CODE.ALREADY_HANDLED] }],
       });
-      await drainInvoiceHooks();
+      await t.app.invoiceHooks.drain();
       expect(await snapshot(r.id)).toEqual(before);
       expect(await statusOf(r.id)).toBe(state);
     });
@@ -198,7 +197,7 @@ describe('scan requests and codes in every state', () => {
     expect(inv.rows[0]?.status).toBe('failed');
     const page = await pub('GET', `/v3/scan/request?token=${d.token}`);
     expect(page.json.data).toMatchObject({ status: 'rejected', reject_reason: '重复申请', invoice: null });
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 
   it('a request belongs to the store of the code it was submitted through', async () => {
@@ -253,7 +252,7 @@ describe('scan requests and codes in every state', () => {
     expect(await statusOf(earlier.id)).toBe('pending');
     expect((await pub('GET', `/v3/scan/request?token=${earlier.token}`)).json.data.status).toBe('pending');
     expect((await approve(earlier.id)).json.data.status).toBe('issued');
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
   });
 
   it('an expired order code takes no request and offers no title lookup; a live one does', async () => {
@@ -354,7 +353,7 @@ describe('scan requests and codes in every state', () => {
     await used();
     const rows = await t.db.execute(sql`select 1 from scan_requests where code_id = ${o.id}`);
     expect(rows.rows).toHaveLength(1);
-    await drainInvoiceHooks();
+    await t.app.invoiceHooks.drain();
 
     // rejected, the order may be asked for again; the code then points to the new request
     const o2 = await order();
@@ -395,7 +394,7 @@ describe('scan requests and codes in every state', () => {
         status: 'issued',
         request: { invoice_type: '007' },
       });
-      await drainInvoiceHooks();
+      await t.app.invoiceHooks.drain();
       const before = await t.app.inject({ method: 'GET', url: `/v3/scan/download?token=${r.token}` });
       expect(before.headers['content-type']).toBe('application/pdf');
 

@@ -18,7 +18,6 @@ import { ok, reply200 } from '../../lib/envelope.ts';
 import { scopeOf } from '../../lib/scope.ts';
 import { readUpload, sendXlsx } from '../../lib/xlsx.ts';
 import { INVOICING_MENUS } from '../goods/routes.ts';
-import { onInvoiceIssued } from '../invoices/hooks.ts';
 import { exportTitles, importTitles, titleTemplate } from './excel.ts';
 import { countTitleUse, flushTitleUses } from './issued-hook.ts';
 import * as repo from './repo.ts';
@@ -33,7 +32,7 @@ const exportQuerySchema = z.object({ keyword: text().trim().max(100).default('')
 /** Buyer titles (购方抬头): `/v3/client-title/*` and the tax-code lookup, scoped to the business. */
 export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
   // the same function every time: the Set keeps one entry however many apps a process builds
-  onInvoiceIssued.add(countTitleUse);
+  app.invoiceHooks.add(countTitleUse);
   app.addHook('onClose', async (instance) => flushTitleUses(instance));
   await app.register(multipart);
 
