@@ -4,8 +4,9 @@ import { allocateInvoiceNumbers, makeCheckCode } from '../channels/numbers.ts';
 import { SandboxRedBureau, setBuyerUsed } from '../channels/red-bureau.ts';
 import type { Db } from '../db/client.ts';
 import { buildRedLines, totalsOf } from '../modules/red-info/lines.ts';
+import { insertRedInvoice } from '../modules/red-info/red-invoice-repo.ts';
 import { blueLines, insertForm, takenByLine } from '../modules/red-info/repo.ts';
-import { insertRedInvoice, settleBlueInDb } from '../modules/red-info/service.ts';
+import { settleBlueInDb } from '../modules/red-info/service.ts';
 
 type Blue = {
   id: number | string;

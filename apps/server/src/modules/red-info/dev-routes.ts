@@ -1,10 +1,10 @@
 import { RED_CODE, redApplyRequestSchema, redFormSchema } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { setBuyerUsed } from '../../channels/red-bureau.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { invoiceClientId } from './red-invoice-repo.ts';
 import { applyRed, counterpartyAction } from './service.ts';
 
 const PUBLIC = { auth: 'public' } as const;
@@ -16,10 +16,7 @@ const PUBLIC = { auth: 'public' } as const;
  */
 export const redDevRoutes: FastifyPluginAsyncZod = async (app) => {
   const clientOf = async (invoiceId: number) => {
-    const res = await app.db.execute<{ client_id: number }>(
-      sql`select client_id from invoices where id = ${invoiceId}`,
-    );
-    const c = res.rows[0]?.client_id;
+    const c = await invoiceClientId(app.db, invoiceId);
     if (c === undefined) throw new AppError(RED_CODE.BLUE_NOT_FOUND);
     return c;
   };

@@ -1,9 +1,9 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SandboxRedBureau } from '../../channels/red-bureau.ts';
-import { type IssuedFacts, onInvoiceIssued } from '../invoices/hooks.ts';
+import type { IssuedFacts } from '../invoices/hooks.ts';
 import { redDevRoutes } from './dev-routes.ts';
+import { originalOfRed } from './red-invoice-repo.ts';
 import { expirePending } from './repo.ts';
 import { redInfoRoutes } from './routes.ts';
 import { settleBlue } from './service.ts';
@@ -18,10 +18,7 @@ async function settleReconciledRed(
   opts: IssuedFacts,
 ): Promise<void> {
   if (opts.direction === 'blue') return;
-  const res = await app.db.execute<{ original_invoice_id: number | string | null }>(
-    sql`select original_invoice_id from invoices where id = ${invoiceId} and direction = 'red'`,
-  );
-  const blue = res.rows[0]?.original_invoice_id;
+  const blue = (await originalOfRed(app.db, invoiceId))?.original_invoice_id;
   if (blue !== undefined && blue !== null) await settleBlue(app, Number(blue), null);
 }
 
@@ -33,7 +30,7 @@ export const redInfoModule = fp(async (app: FastifyInstance) => {
   if (!app.hasDecorator('redBureau')) app.decorate('redBureau', new SandboxRedBureau());
   await app.register(redInfoRoutes);
   if (!app.env.isProduction) await app.register(redDevRoutes);
-  onInvoiceIssued.add(settleReconciledRed);
+  app.invoiceHooks.add(settleReconciledRed);
 
   app.jobs.define(RED_EXPIRE_JOB, async () => {
     const n = await expirePending(app.db);

@@ -10,13 +10,11 @@ import {
   type RedApplyRequest,
   type RedBlueInfo,
   type RedForm,
-  type RedLine,
   redApplyRequestSchema,
   redFormKindOf,
   trimmed,
   voidRefusal,
 } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type DbOrTx, isDigitalType } from '../../channels/numbers.ts';
 import type { RedBureau } from '../../channels/red-bureau.ts';
@@ -28,6 +26,18 @@ import { transition } from '../invoices/issue/transitions.ts';
 import { callChannel } from '../invoices/service.ts';
 import { isoOf } from '../query/scope.ts';
 import { buildRedLines, remainingOf, totalsOf } from './lines.ts';
+import {
+  deviceAreaCode,
+  deviceOnline,
+  formClientId,
+  insertRedInvoice,
+  linkRedInvoice,
+  lockBlueForSettle,
+  recordReddened,
+  redInvoiceOf,
+  redInvoiceStatus,
+  setRedStatus,
+} from './red-invoice-repo.ts';
 import {
   type BlueRow,
   blueLines,
@@ -201,9 +211,7 @@ export async function applyRed(
       state = (await app.redBureau.buyerUsed(tx, { clientId: actor.clientId, invoiceId: blueId }))
         ? '02'
         : '01';
-    const area = await tx.execute<{ area_code: string }>(
-      sql`select area_code from tax_devices where id = ${b.device_id}`,
-    );
+    const area = await deviceAreaCode(tx, b.device_id);
     return insertForm(tx, {
       clientId: actor.clientId,
       storeId: b.store_id,
@@ -222,7 +230,7 @@ export async function applyRed(
       createdBy: initiator === 'seller' ? actor.userId : null,
       formNo: (id) =>
         // Stryker disable next-line OptionalChaining,StringLiteral: the device row exists (foreign key) and its area_code is NOT NULL
-        app.redBureau.formNo({ kind, formId: id, areaCode: area.rows[0]?.area_code ?? '33', at: new Date() }),
+        app.redBureau.formNo({ kind, formId: id, areaCode: area?.area_code ?? '33', at: new Date() }),
     });
   });
   const view = await mustView(app, actor, formId);
@@ -278,11 +286,9 @@ export async function revokeForm(app: FastifyInstance, actor: RedActor, formId: 
 /** The form has no red invoice, or only a failed one (which may be retried or abandoned). */
 async function redOpen(tx: DbOrTx, f: FormRow): Promise<boolean> {
   if (f.red_invoice_id === null) return true;
-  const r = await tx.execute<{ status: string }>(
-    sql`select status from invoices where id = ${f.red_invoice_id}`,
-  );
+  const r = await redInvoiceStatus(tx, f.red_invoice_id);
   // Stryker disable next-line OptionalChaining: red_invoice_id references an existing invoice (foreign key)
-  return r.rows[0]?.status === 'failed';
+  return r?.status === 'failed';
 }
 
 /** 被红冲蓝字发票 reference printed in the red invoice's remark (domain.md §3.2, §3.3). */
@@ -317,11 +323,9 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
     if (b?.direction !== 'blue' || b.status !== 'issued') throw new AppError(RED_CODE.BLUE_NOT_ISSUED);
     const sums = await redInvoiceSums(tx, actor.clientId, Number(b.id));
     if (f.red_invoice_id !== null) {
-      const r = await tx.execute<{ status: string; serial_no: string }>(
-        sql`select status, serial_no from invoices where id = ${f.red_invoice_id}`,
-      );
+      const r = await redInvoiceOf(tx, f.red_invoice_id);
       // Stryker disable next-line OptionalChaining: red_invoice_id references an existing invoice (foreign key)
-      if (r.rows[0]?.status !== 'failed') throw new AppError(RED_CODE.ALREADY_ISSUED);
+      if (r?.status !== 'failed') throw new AppError(RED_CODE.ALREADY_ISSUED);
       // retry: the failed red no longer counts; check the rest plus this one again
       if (sums.consuming.plus(f.total_with_tax).neg().greaterThan(b.total_with_tax)) {
         throw new AppError(RED_CODE.OVER_REMAINING);
@@ -337,7 +341,7 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
       });
       // Stryker disable next-line ConditionalExpression: the form row is locked above, so no other request moves its red invoice in between
       if (!claimed) throw new AppError(RED_CODE.ALREADY_ISSUED);
-      return { f, b, redId: Number(f.red_invoice_id), serialNo: r.rows[0]!.serial_no };
+      return { f, b, redId: Number(f.red_invoice_id), serialNo: r!.serial_no };
     }
     if (sums.consuming.plus(f.total_with_tax).neg().greaterThan(b.total_with_tax)) {
       throw new AppError(RED_CODE.OVER_REMAINING);
@@ -350,9 +354,7 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
       remark: redRemark(f.kind, f.form_no, b),
       userId: actor.userId,
     });
-    await tx.execute(
-      sql`update red_forms set red_invoice_id = ${redId}, updated_at = now() where id = ${formId}`,
-    );
+    await linkRedInvoice(tx, formId, redId);
     return { f, b, redId, serialNo };
   });
 
@@ -380,49 +382,6 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
   return mustView(app, actor, formId);
 }
 
-export async function insertRedInvoice(
-  tx: DbOrTx,
-  q: { form: FormRow; blueId: number; serialNo: string; remark: string; userId: number | null },
-): Promise<number> {
-  const f = q.form;
-  const lines: RedLine[] = f.lines;
-  const res = await tx.execute<{ id: number | string }>(sql`
-    insert into invoices (
-      client_id, store_id, device_id, serial_no, request_hash, source, invoice_type, direction, status,
-      buyer_title_type, buyer_name, buyer_tax_code, buyer_address, buyer_phone, buyer_bank_name,
-      buyer_bank_account, buyer_email, buyer_mobile,
-      seller_name, seller_tax_code, seller_address, seller_phone, seller_bank_name, seller_bank_account,
-      price_includes_tax, total_amount, total_tax, total_with_tax, remark, drawer, payee, reviewer,
-      original_invoice_id, red_form_id, created_by)
-    select client_id, store_id, device_id, ${q.serialNo}, ${`red-form:${f.id}`}, source, invoice_type, 'red',
-      'issuing', buyer_title_type, buyer_name, buyer_tax_code, buyer_address, buyer_phone, buyer_bank_name,
-      buyer_bank_account, buyer_email, buyer_mobile,
-      seller_name, seller_tax_code, seller_address, seller_phone, seller_bank_name, seller_bank_account,
-      price_includes_tax, ${f.total_amount}::numeric, ${f.total_tax}::numeric, ${f.total_with_tax}::numeric,
-      ${q.remark}, drawer, payee, reviewer, id, ${Number(f.id)}, ${q.userId}::int
-    from invoices where id = ${q.blueId}
-    returning id`);
-  const id = Number(res.rows[0]!.id);
-  const rows = lines.map((l, i) => ({ ...l, line_no: i + 1 }));
-  await tx.execute(sql`
-    insert into invoice_lines (
-      invoice_id, line_no, client_id, line_kind, goods_id, tax_class_code, short_name, item_name, full_name,
-      spec, unit, quantity, unit_price, unit_price_with_tax, amount, tax_rate, tax_amount, amount_with_tax,
-      preferential_code, zero_rate_flag)
-    select ${id}, l.line_no, ${f.client_id}, l.line_kind, null, l.tax_class_code, l.short_name, l.item_name,
-      l.full_name, l.spec, l.unit, l.quantity, l.unit_price, l.unit_price_with_tax, l.amount, l.tax_rate,
-      l.tax_amount, l.amount_with_tax, l.preferential_code, l.zero_rate_flag
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as l(
-      line_no int, line_kind smallint, tax_class_code text, short_name text, item_name text, full_name text,
-      spec text, unit text, quantity numeric, unit_price numeric, unit_price_with_tax numeric, amount numeric,
-      tax_rate numeric, tax_amount numeric, amount_with_tax numeric, preferential_code text, zero_rate_flag text)`);
-  await tx.execute(sql`
-    insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
-    values (${id}, ${f.client_id}, 'created', ${q.userId}::int,
-      ${JSON.stringify({ status: 'issuing', serial_no: q.serialNo, red_form_id: Number(f.id), form_no: f.form_no })}::jsonb)`);
-  return id;
-}
-
 /**
  * Recomputes the blue invoice's red status from its issued red invoices (partial / full) and
  * records a `reddened` event per issued red invoice, once. Idempotent: the direct issue and the
@@ -435,10 +394,7 @@ export async function settleBlue(app: FastifyInstance, blueId: number, userId: n
 /** `settleBlue` on a database handle (the demo seed uses it too). */
 export async function settleBlueInDb(db: Db, blueId: number, userId: number | null): Promise<void> {
   await db.transaction(async (tx) => {
-    const res = await tx.execute<{ client_id: number; total_with_tax: string }>(
-      sql`select client_id, total_with_tax from invoices where id = ${blueId} and direction = 'blue' for update`,
-    );
-    const b = res.rows[0];
+    const b = await lockBlueForSettle(tx, blueId);
     // Stryker disable next-line ConditionalExpression: called only with the blue invoice of an issued red
     if (!b) return;
     const sums = await redInvoiceSums(tx, b.client_id, blueId);
@@ -449,18 +405,8 @@ export async function settleBlueInDb(db: Db, blueId: number, userId: number | nu
         ? 'partial'
         : // Stryker disable next-line StringLiteral: settling runs after a red was issued, so the blue is never unreddened here
           'none';
-    await tx.execute(sql`update invoices set red_status = ${status}, updated_at = now()
-      where id = ${blueId} and red_status <> ${status}`);
-    await tx.execute(sql`
-      insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
-      select ${blueId}, r.client_id, 'reddened', ${userId}::int,
-        jsonb_build_object('red_invoice_id', r.id, 'red_invoice_code', r.invoice_code,
-          'red_invoice_no', r.invoice_no, 'amount_with_tax', r.total_with_tax::text,
-          'red_form_id', r.red_form_id, 'red_status', ${status}::text)
-      from invoices r
-      where r.original_invoice_id = ${blueId} and r.direction = 'red' and r.status = 'issued'
-        and not exists (select 1 from invoice_events e where e.invoice_id = ${blueId} and e.kind = 'reddened'
-          and (e.detail ->> 'red_invoice_id')::bigint = r.id)`);
+    await setRedStatus(tx, blueId, status);
+    await recordReddened(tx, blueId, userId, status);
   });
 }
 
@@ -483,11 +429,9 @@ export async function voidInvoice(
     if (!sums.consuming.isZero() || (await hasReservingForm(tx, actor.clientId, q.invoiceId))) {
       throw new AppError(RED_CODE.VOID_REDDENED);
     }
-    const d = await tx.execute<{ online: boolean }>(
-      sql`select online from tax_devices where id = ${b.device_id}`,
-    );
+    const d = await deviceOnline(tx, b.device_id);
     // Stryker disable next-line OptionalChaining: the device row exists (foreign key)
-    if (!d.rows[0]?.online) throw new AppError(RED_CODE.VOID_DEVICE_OFFLINE);
+    if (!d?.online) throw new AppError(RED_CODE.VOID_DEVICE_OFFLINE);
     await app.redBureau.voidInvoice(tx, {
       clientId: actor.clientId,
       invoiceId: q.invoiceId,
@@ -511,10 +455,7 @@ export async function counterpartyAction(
   formId: number,
   action: 'confirm' | 'reject' | 'revoke' | 'abnormal',
 ): Promise<RedForm> {
-  const res = await app.db.execute<{ client_id: number }>(
-    sql`select client_id from red_forms where id = ${formId}`,
-  );
-  const clientId = res.rows[0]?.client_id;
+  const clientId = await formClientId(app.db, formId);
   if (clientId === undefined) throw new AppError(RED_CODE.FORM_NOT_FOUND);
   const scope: RedActor = { clientId, storeIds: null, userId: null };
   await expirePending(app.db, clientId);
