@@ -9,19 +9,29 @@ import {
   EXPORT_EXCEL_MAX,
   EXPORT_PDF_MAX,
   INVOICE_TYPES,
-  type InvoiceFilter,
   type InvoiceType,
   invoiceFilterSchema,
   LIBRARY_STATUS,
   libraryStatusOf,
   rateLabel,
 } from '@kaipiao/shared';
-import { type SQL, sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type ExcelJS from 'exceljs';
 import type { Db } from '../../db/client.ts';
 import { type Clock, systemClock } from '../../lib/clock.ts';
 import { loadArchiver, loadExcelJS } from '../../lib/heavy-modules.ts';
-import { keysetBatchSql, type ListRow, libraryConditions } from './library-sql.ts';
+import {
+  claimExport,
+  countExportable,
+  type ExportBatchRow,
+  type ExportRecordRow,
+  exportConditions,
+  exportLines,
+  failExport,
+  finishExport,
+  keysetBatch,
+  setExportProgress,
+} from './export-repo.ts';
 
 /**
  * Builds one export (issue 3 item 7): an Excel file (exceljs streaming writer: invoices, then their
@@ -48,54 +58,25 @@ const BATCH = 500;
 /** how often a running export records its progress */
 const PROGRESS_MS = 500;
 
-type RecordRow = {
-  id: number;
-  client_id: number;
-  kind: string;
-  filters: unknown;
-  invoice_ids: (number | string)[] | null;
-  store_ids: number[] | null;
-  status: string;
-};
-
 export class ExportFailure extends Error {}
-
-/** The filters + scope + selection of a record as one WHERE. */
-export function exportConditions(rec: {
-  clientId: number;
-  storeIds: readonly number[] | null;
-  filters: InvoiceFilter;
-  invoiceIds: readonly number[] | null;
-  pdfOnly: boolean;
-}): SQL {
-  const parts = [libraryConditions({ clientId: rec.clientId, storeIds: rec.storeIds }, rec.filters)];
-  // Stryker disable next-line StringLiteral: the create route stores null, never an empty list; `any('{}')` matches nothing as `any('{0}')` does
-  if (rec.invoiceIds) parts.push(sql`i.id = any(${`{${rec.invoiceIds.join(',') || '0'}}`}::bigint[])`);
-  // only issued invoices have documents
-  if (rec.pdfOnly) parts.push(sql`i.status = 'issued' and i.invoice_no is not null`);
-  return sql.join(parts, sql` and `);
-}
 
 async function setProgress(db: Db, id: number, done: number, total: number, from = 0, span = 100) {
   // Stryker disable next-line ConditionalExpression: runExport refuses a total of 0 before any progress is written
   const pct = total === 0 ? from : Math.min(99, Math.floor(from + (done / total) * span));
-  await db.execute(sql`update export_records set progress = ${pct} where id = ${id}`);
+  await setExportProgress(db, id, pct);
 }
-
-type BatchRow = ListRow & { sort_time: string };
 
 /**
  * The matches in keyset batches. The next batch is asked for as soon as the current one arrives, so
  * the database works while the caller writes (the Excel export is otherwise half idle).
  */
-async function* batches(db: Db, where: SQL): AsyncGenerator<BatchRow[]> {
-  const fetch = async (after: { time: string; id: number } | null) =>
-    (await db.execute<BatchRow>(keysetBatchSql(where, after, BATCH))).rows;
-  let pending: Promise<BatchRow[]> | null = fetch(null);
+async function* batches(db: Db, where: SQL): AsyncGenerator<ExportBatchRow[]> {
+  const fetch = async (after: { time: string; id: number } | null) => keysetBatch(db, where, after, BATCH);
+  let pending: Promise<ExportBatchRow[]> | null = fetch(null);
   while (pending) {
-    const rows: BatchRow[] = await pending;
+    const rows: ExportBatchRow[] = await pending;
     if (rows.length === 0) return;
-    const last: BatchRow = rows[rows.length - 1]!;
+    const last: ExportBatchRow = rows[rows.length - 1]!;
     // Stryker disable next-line ConditionalExpression: fetching after a short batch only finds the empty one that ends the loop
     pending = rows.length < BATCH ? null : fetch({ time: last.sort_time, id: Number(last.id) });
     // a rejected prefetch is seen when it is awaited; keep it from counting as unhandled meanwhile
@@ -176,7 +157,7 @@ function sheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, name: string, columns: Co
   };
 }
 
-async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: number, file: string) {
+async function writeExcel(deps: ExportDeps, rec: ExportRecordRow, where: SQL, total: number, file: string) {
   const { stream } = await loadExcelJS();
   const wb = new stream.xlsx.WorkbookWriter({
     filename: file,
@@ -216,27 +197,8 @@ async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: n
   done = 0;
   for await (const rows of batches(deps.db, where)) {
     const numbers = new Map(rows.map((r) => [Number(r.id), r.invoice_no ?? '']));
-    const lines = await deps.db.execute<{
-      invoice_id: number;
-      line_no: number;
-      full_name: string;
-      spec: string;
-      unit: string;
-      quantity: string | null;
-      unit_price: string | null;
-      amount: string;
-      tax_rate: string;
-      tax_amount: string;
-      amount_with_tax: string;
-      tax_class_code: string;
-      zero_rate_flag: string;
-      preferential_code: string;
-    }>(sql`select invoice_id, line_no, full_name, spec, unit, quantity, unit_price, amount, tax_rate, tax_amount,
-        amount_with_tax, tax_class_code, zero_rate_flag, preferential_code
-      from invoice_lines
-      where client_id = ${rec.client_id} and invoice_id = any(${`{${[...numbers.keys()].join(',')}}`}::bigint[])
-      order by invoice_id desc, line_no`);
-    for (const l of lines.rows) {
+    const lines = await exportLines(deps.db, rec.client_id, [...numbers.keys()]);
+    for (const l of lines) {
       // the columns of LINE_COLUMNS, in order
       lineSheet.add([
         // Stryker disable next-line StringLiteral: the lines read are those of the invoices just numbered
@@ -261,7 +223,7 @@ async function writeExcel(deps: ExportDeps, rec: RecordRow, where: SQL, total: n
   await wb.commit();
 }
 
-async function writeZip(deps: ExportDeps, rec: RecordRow, where: SQL, total: number, file: string) {
+async function writeZip(deps: ExportDeps, rec: ExportRecordRow, where: SQL, total: number, file: string) {
   const out = createWriteStream(file);
   // PDFs are already compressed
   const { ZipArchive } = await loadArchiver();
@@ -299,11 +261,7 @@ async function writeZip(deps: ExportDeps, rec: RecordRow, where: SQL, total: num
 
 /** Runs one export record to the end; failures are recorded on the record, not thrown. */
 export async function runExport(deps: ExportDeps, recordId: number): Promise<void> {
-  const claimed = await deps.db.execute<RecordRow>(sql`
-    update export_records set status = 'running', started_at = now(), progress = 0, error = null
-    where id = ${recordId} and status in ('queued', 'running')
-    returning id, client_id, kind, filters, invoice_ids, store_ids, status`);
-  const rec = claimed.rows[0];
+  const rec = await claimExport(deps.db, recordId);
   if (!rec) return;
   const rel = path.join('exports', String(rec.client_id), `${rec.id}-${randomBytes(6).toString('hex')}`);
   const ext = rec.kind === 'excel' ? 'xlsx' : 'zip';
@@ -319,11 +277,7 @@ export async function runExport(deps: ExportDeps, recordId: number): Promise<voi
       pdfOnly: rec.kind === 'pdf_zip',
     });
     const max = rec.kind === 'excel' ? EXPORT_EXCEL_MAX : EXPORT_PDF_MAX;
-    const counted = await deps.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from (select 1 from invoices i where ${where} limit ${max + 1}) m`,
-    );
-    // Stryker disable next-line OptionalChaining: count(*) always returns one row
-    const total = Number(counted.rows[0]?.n ?? 0);
+    const total = await countExportable(deps.db, where, max);
     if (total === 0) {
       throw new ExportFailure(
         rec.kind === 'pdf_zip'
@@ -338,17 +292,17 @@ export async function runExport(deps: ExportDeps, recordId: number): Promise<voi
     await fs.rename(tmp, abs);
     const { size } = await fs.stat(abs);
     const label = rec.kind === 'excel' ? '发票明细' : '发票PDF';
-    await deps.db.execute(sql`
-      update export_records set status = 'done', progress = 100, row_count = ${total},
-        file_path = ${`${rel}.${ext}`}, file_size = ${size}, file_name = ${`${label}_${beijingFileStamp((deps.clock ?? systemClock)())}.${ext}`},
-        finished_at = now()
-      where id = ${rec.id}`);
+    await finishExport(deps.db, rec.id, {
+      total,
+      filePath: `${rel}.${ext}`,
+      fileSize: size,
+      fileName: `${label}_${beijingFileStamp((deps.clock ?? systemClock)())}.${ext}`,
+    });
   } catch (e) {
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: without force a missing file rejects, and the rejection is swallowed all the same
     await fs.rm(tmp, { force: true }).catch(() => undefined);
     const message = e instanceof ExportFailure ? e.message : '导出失败，请稍后重试';
     if (!(e instanceof ExportFailure)) deps.log?.error({ err: e, recordId }, 'export failed');
-    await deps.db.execute(sql`
-      update export_records set status = 'failed', error = ${message}, finished_at = now() where id = ${rec.id}`);
+    await failExport(deps.db, rec.id, message);
   }
 }

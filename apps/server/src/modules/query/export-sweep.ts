@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { claimExpiredExports } from './export-repo.ts';
 import type { ExportDeps } from './export-runner.ts';
 
 /** Every hour a worker deletes the files of expired exports, every business's (and once when it starts). */
@@ -27,23 +27,15 @@ export async function sweepExpiredExports(
   let total = 0;
   for (;;) {
     const n = await deps.db.transaction(async (tx) => {
-      const res = await tx.execute<{ id: number; file_path: string }>(sql`
-        with old as (
-          select id, file_path from export_records
-          where expires_at <= now() and file_path is not null
-            ${opts.clientId === undefined ? sql`` : sql`and client_id = ${opts.clientId}`}
-          limit ${chunk}
-          for update skip locked)
-        update export_records r set file_path = null from old where r.id = old.id
-        returning old.id, old.file_path`);
+      const rows = await claimExpiredExports(tx, opts.clientId, chunk);
       await Promise.all(
-        res.rows.map((r) =>
+        rows.map((r) =>
           fs.rm(path.join(deps.dataDir, r.file_path), { force: true }).catch((err: unknown) => {
             deps.log?.error({ err, recordId: r.id }, 'expired export file not removed');
           }),
         ),
       );
-      return res.rows.length;
+      return rows.length;
     });
     total += n;
     if (n < chunk) return total;

@@ -16,7 +16,6 @@ import {
   LIBRARY_STATUS,
   QUERY_CODE,
 } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,15 +23,17 @@ import type { Db } from '../../db/client.ts';
 import { exportRecords } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { canReachStore, readableStores, scopeOf, storeArraySql, storeRefused } from '../../lib/scope.ts';
+import { canReachStore, readableStores, scopeOf, storeRefused } from '../../lib/scope.ts';
 import { ensureInvoiceFiles } from '../documents/service.ts';
 import {
-  type ExportDeps,
-  ExportFailure,
+  activeExportCount,
+  countExportable,
   exportConditions,
-  type PdfSource,
-  runExport,
-} from './export-runner.ts';
+  exportFileOf,
+  listExportRecords,
+  type RecordListRow,
+} from './export-repo.ts';
+import { type ExportDeps, ExportFailure, type PdfSource, runExport } from './export-runner.ts';
 import { defineExportSweepJob, sweepExpiredExports } from './export-sweep.ts';
 import { isoOf, timeOf } from './scope.ts';
 
@@ -85,23 +86,6 @@ export function tooManyToExport(kind: 'pdf_zip' | 'excel', max: number): AppErro
     `${kind === 'excel' ? 'Excel导出' : 'PDF批量下载'}单次最多${max}张，当前超过${max}张，请缩小查询范围后再导出`,
   );
 }
-
-type RecordListRow = {
-  id: number;
-  kind: 'pdf_zip' | 'excel';
-  status: 'queued' | 'running' | 'done' | 'failed';
-  progress: number;
-  row_count: number;
-  file_name: string;
-  file_size: number | null;
-  error: string | null;
-  filters: InvoiceFilter;
-  invoice_ids: unknown[] | null;
-  created_by_name: string | null;
-  created_at: Date | string;
-  finished_at: Date | string | null;
-  expires_at: Date | string;
-};
 
 function toRecord(r: RecordListRow, now = Date.now()): ExportRecord {
   const status = r.status === 'done' && timeOf(r.expires_at) <= now ? 'expired' : r.status;
@@ -187,24 +171,11 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       const count =
         // Stryker disable next-line ConditionalExpression: counting with no stores gives 0 as well (store_id = any('{0}'))
-        storeIds !== null && storeIds.length === 0
-          ? 0
-          : Number(
-              // Stryker disable next-line OptionalChaining: count(*) always returns one row
-              (
-                await app.db.execute<{ n: number }>(
-                  sql`select count(*)::int as n from (select 1 from invoices i where ${where} limit ${max + 1}) m`,
-                )
-              ).rows[0]?.n ?? 0,
-            );
+        storeIds !== null && storeIds.length === 0 ? 0 : await countExportable(app.db, where, max);
       if (count === 0) throw new AppError(QUERY_CODE.EXPORT_EMPTY);
       if (count > max) throw tooManyToExport(kind, max);
-      const active = await app.db.execute<{ n: number }>(sql`
-        select count(*)::int as n from export_records
-        where client_id = ${scope.clientId} and status in ('queued', 'running')
-          and created_at > now() - interval '1 hour'`);
-      // Stryker disable next-line OptionalChaining: count(*) always returns one row
-      if (Number(active.rows[0]?.n ?? 0) >= MAX_ACTIVE) throw new AppError(QUERY_CODE.EXPORT_BUSY);
+      if ((await activeExportCount(app.db, scope.clientId)) >= MAX_ACTIVE)
+        throw new AppError(QUERY_CODE.EXPORT_BUSY);
       await sweepExpiredExports(deps, { clientId: scope.clientId });
       const [rec] = await app.db
         .insert(exportRecords)
@@ -233,22 +204,10 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const { page, page_size } = req.body;
       const scope = scopeOf(req);
-      // an export belongs to the stores it covers: listed only when all of them are in the scope
-      const visible = sql`r.client_id = ${scope.clientId} and ${storeArraySql(scope, sql`r.store_ids`)}`;
-      const [rows, count] = await Promise.all([
-        app.db.execute<RecordListRow>(sql`
-          select r.id, r.kind, r.status, r.progress, r.row_count, r.file_name, r.file_size, r.error, r.filters,
-            r.invoice_ids, u.nickname as created_by_name, r.created_at, r.finished_at, r.expires_at
-          from export_records r left join users u on u.id = r.created_by
-          where ${visible}
-          order by r.created_at desc, r.id desc
-          limit ${page_size} offset ${(page - 1) * page_size}`),
-        app.db.execute<{ n: number }>(sql`select count(*)::int as n from export_records r where ${visible}`),
-      ]);
+      const { rows, total } = await listExportRecords(app.db, scope, page, page_size);
       return ok({
-        list: rows.rows.map((r) => toRecord(r)),
-        // Stryker disable next-line OptionalChaining: count(*) always returns one row
-        total: Number(count.rows[0]?.n ?? 0),
+        list: rows.map((r) => toRecord(r)),
+        total,
         page,
         page_size,
       });
@@ -263,16 +222,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       const scope = scopeOf(req);
-      const res = await app.db.execute<{
-        status: string;
-        file_path: string | null;
-        file_name: string;
-        kind: string;
-        expires_at: Date | string;
-        store_ids: number[] | null;
-      }>(sql`select status, file_path, file_name, kind, expires_at, store_ids from export_records
-        where id = ${req.query.record_id} and client_id = ${scope.clientId}`);
-      const rec = res.rows[0];
+      const rec = await exportFileOf(app.db, scope.clientId, req.query.record_id);
       if (!rec) throw new AppError(QUERY_CODE.EXPORT_NOT_FOUND);
       // another store's export: refused (无权限操作该门店), as the list does not show it
       if (

@@ -17,6 +17,7 @@ import {
 } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { refuseIfOtherStore } from '../../lib/scope.ts';
 import { fileNameFor } from '../documents/service.ts';
 import { countSql, type LibraryScope, type ListRow, libraryConditions, listPageSql } from './library-sql.ts';
 import { isoOf } from './scope.ts';
@@ -135,6 +136,14 @@ const related = (r: RelatedRow) => ({
 
 /** States of a red invoice that use up the blue invoice's remainder (it is, or may become, issued). */
 const RED_CONSUMING = new Set(['issued', 'issuing', 'unknown']);
+
+/** Refuses (store not permitted) when the invoice exists in the business but outside the caller's stores. */
+export async function refuseOtherStoreInvoice(db: Db, clientId: number, invoiceId: number): Promise<void> {
+  await refuseIfOtherStore(
+    db,
+    sql`select 1 from invoices where id = ${invoiceId} and client_id = ${clientId}`,
+  );
+}
 
 /**
  * One invoice with its lines, special-business block, events (with who), files and red remainder,

@@ -6,13 +6,12 @@ import {
   invoiceListResponseSchema,
   QUERY_CODE,
 } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { readableStores, refuseIfOtherStore, scopeOf } from '../../lib/scope.ts';
+import { readableStores, scopeOf } from '../../lib/scope.ts';
 import { exportRoutes } from './exports.ts';
-import { getInvoiceDetail, listInvoices } from './repo.ts';
+import { getInvoiceDetail, listInvoices, refuseOtherStoreInvoice } from './repo.ts';
 
 /** The invoice library menus (spec §2 query and statistics). */
 export const LIBRARY_MENUS = ['/query/invoice', '/hotel/query/invoice'] as const;
@@ -51,10 +50,7 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = { clientId: caller.clientId, storeIds: readableStores(caller) };
       const detail = await getInvoiceDetail(app.db, scope, req.body.invoice_id);
       if (!detail) {
-        await refuseIfOtherStore(
-          app.db,
-          sql`select 1 from invoices where id = ${req.body.invoice_id} and client_id = ${scope.clientId}`,
-        );
+        await refuseOtherStoreInvoice(app.db, scope.clientId, req.body.invoice_id);
         throw new AppError(CODE.NOT_FOUND);
       }
       return ok(detail);
