@@ -12,13 +12,13 @@ import {
   type TaxEquipment,
   taxEquipmentSchema,
 } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isDigitalType } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
 import { assertEmployeeStore, employeeScope, type Scope, scopeOf } from '../../lib/scope.ts';
+import { deviceKinds, equipmentOf, storeDefaultKinds, storeOfBusiness } from './metadata-repo.ts';
 import { ISSUE_MENUS } from './routes.ts';
 
 /** Pages that pick a device or an invoice kind: issuing, batch, scan-to-invoice, red forms, devices. */
@@ -55,32 +55,12 @@ const equipmentQuerySchema = z.object({
   invoice_mode: z.enum(['', '1', '2']).optional(),
 });
 
-type DeviceRow = {
-  id: number;
-  kind: string;
-  channel: string;
-  name: string;
-  device_no: string;
-  extension_no: number;
-  parent_id: number | null;
-  online: boolean;
-  locked: boolean;
-  invoice_types: string[];
-  per_invoice_limit: string;
-  monthly_quota: string | null;
-  quota_used: string;
-  quota_month: string;
-  stock: Record<string, number | string> | null;
-};
-
 /** Devices and invoice kinds the invoice form offers (spec §7 equipment and type calls). */
 export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
   /** A store id from the query must be one of the business's stores the user may see. */
   const assertStore = async (scope: Scope, id: number) => {
-    const res = await app.db.execute(
-      sql`select 1 from client_stores where id = ${id} and client_id = ${scope.clientId}`,
-    );
-    if (res.rows.length === 0) throw new AppError(INVOICE_CODE.STORE_NOT_FOUND);
+    if (!(await storeOfBusiness(app.db, scope.clientId, id)))
+      throw new AppError(INVOICE_CODE.STORE_NOT_FOUND);
     assertEmployeeStore(scope, id);
   };
 
@@ -102,38 +82,20 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
       } else {
         stores = employeeScope(scope).storeIds;
       }
-      const res = await app.db.execute<DeviceRow>(sql`
-        select d.id, d.kind, d.channel, d.name, d.device_no, d.extension_no, d.parent_id, d.online, d.locked,
-          d.invoice_types, d.per_invoice_limit, d.monthly_quota, d.quota_used, d.quota_month,
-          (select jsonb_object_agg(s.invoice_type, s.left) from (
-             select r.invoice_type, sum(r.end_no - r.next_no + 1) as left from channel_number_ranges r
-             where r.device_id = d.id and r.next_no <= r.end_no group by r.invoice_type) s) as stock
-        from tax_devices d
-        where d.client_id = ${scope.clientId} and d.status = 'active'
-          and exists (
-            -- stores bound to the device, and stores granted hosted issuing (trusteeship module)
-            select 1 from (select store_id from device_stores where device_id = d.id
-              union all select store_id from trusteeship_grants where device_id = d.id) ds
-            join client_stores cs on cs.id = ds.store_id
-            where cs.client_id = ${scope.clientId}
-              ${stores ? sql`and ds.store_id = any(${`{${stores.join(',')}}`}::int[])` : sql``})
-        order by case d.kind when 'digital' then 0 else 1 end, d.id`);
+      const devices = await equipmentOf(app.db, scope.clientId, stores);
       // the store's default kinds (stores page); none for the all-stores view. They keep only the
       // kinds a device issues (below), so a stand-in kind in them would be dropped there.
       // Stryker disable next-line ArrayDeclaration: a stand-in kind is no kind a device issues (filtered below)
       let defaults: string[] = [];
       // Stryker disable next-line ConditionalExpression: the all-stores id has no store_settings row either (skips 1 killed)
       if (storeId !== SUMMARY_STORE_ID) {
-        const settings = await app.db.execute<{ kinds: string[] }>(
-          sql`select default_invoice_types as kinds from store_settings
-               where store_id = ${storeId} and client_id = ${scope.clientId}`,
-        );
+        const kinds = await storeDefaultKinds(app.db, scope.clientId, storeId);
         // Stryker disable next-line ArrayDeclaration: a stand-in kind is no kind a device issues (filtered below)
-        defaults = settings.rows[0]?.kinds ?? [];
+        defaults = kinds ?? [];
       }
       const month = beijingMonth();
       const out: TaxEquipment[] = [];
-      for (const d of res.rows) {
+      for (const d of devices) {
         const types = sortTypes(d.invoice_types).filter((t) => {
           const paper = (PAPER_INVOICE_TYPES as readonly string[]).includes(t);
           if (q.invoice_style === '1' && paper) return false;
@@ -179,12 +141,8 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = scopeOf(req);
       const storeId = req.query.store_id;
       if (storeId !== undefined) await assertStore(scope, storeId);
-      const res = await app.db.execute<{ t: string }>(sql`
-        select distinct unnest(d.invoice_types) as t
-        from tax_devices d
-        where d.client_id = ${scope.clientId} and d.status = 'active'
-          ${storeId !== undefined ? sql`and (exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId}) or exists (select 1 from trusteeship_grants tg where tg.device_id = d.id and tg.store_id = ${storeId}))` : sql``}`);
-      return ok(sortTypes(res.rows.map((r) => r.t)).map(typeItem));
+      const kinds = await deviceKinds(app.db, scope.clientId, storeId);
+      return ok(sortTypes(kinds).map(typeItem));
     },
   );
 
