@@ -1,11 +1,16 @@
 import { AUTH_CODE } from '@kaipiao/shared';
-import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from '../../db/client.ts';
-import { qrLogins } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { randomToken } from '../../lib/crypto.ts';
-import { findUserById } from './repo.ts';
+import {
+  consumeConfirmedQr,
+  deleteStaleQrLogins,
+  findQrLogin,
+  findUserById,
+  insertQrLogin,
+  moveQrLogin,
+} from './repo.ts';
 import { issueSession } from './session-issue.ts';
 
 export const QR_TTL_SECONDS = 120;
@@ -18,9 +23,9 @@ export const qrScanUrl = (origin: string, qrId: string) =>
 /** spec §7 GET /v3/user/qr-code: a fresh login QR, good for 120 s. */
 export async function createQrLogin(db: Db, origin: string) {
   const id = randomToken(18);
-  await db.insert(qrLogins).values({ id, expiresAt: new Date(Date.now() + QR_TTL_SECONDS * 1000) });
+  await insertQrLogin(db, id, new Date(Date.now() + QR_TTL_SECONDS * 1000));
   if (Math.random() < 0.05) {
-    await db.delete(qrLogins).where(lt(qrLogins.expiresAt, sql`now() - interval '1 day'`));
+    await deleteStaleQrLogins(db);
   }
   const qrCode = await QRCode.toDataURL(qrScanUrl(origin, id), { margin: 1, width: 240 });
   return { qr_id: id, qr_code: qrCode, expires_in: QR_TTL_SECONDS };
@@ -31,16 +36,12 @@ export async function createQrLogin(db: Db, origin: string) {
  * poll that flips it to consumed gets the token, any later poll sees it expired.
  */
 export async function qrLoginStatus(db: Db, id: string) {
-  const [row] = await db.select().from(qrLogins).where(eq(qrLogins.id, id)).limit(1);
+  const row = await findQrLogin(db, id);
   if (!row || row.status === 'consumed' || row.expiresAt.getTime() <= Date.now()) {
     return { status: 'expired' as Status };
   }
   if (row.status !== 'confirmed') return { status: row.status as Status };
-  const [claimed] = await db
-    .update(qrLogins)
-    .set({ status: 'consumed' })
-    .where(and(eq(qrLogins.id, id), eq(qrLogins.status, 'confirmed'), gt(qrLogins.expiresAt, new Date())))
-    .returning({ userId: qrLogins.userId });
+  const claimed = await consumeConfirmedQr(db, id);
   const user = claimed?.userId ? await findUserById(db, claimed.userId) : null;
   if (user?.status !== 'active') return { status: 'expired' as Status };
   const session = await issueSession(db, user);
@@ -52,18 +53,7 @@ export async function qrLoginStatus(db: Db, id: string) {
  * scanned by one user cannot be confirmed by another.
  */
 export async function advanceQrLogin(db: Db, id: string, userId: number, step: 'scan' | 'confirm') {
-  const notExpired = gt(qrLogins.expiresAt, new Date());
-  const sameUser = or(isNull(qrLogins.userId), eq(qrLogins.userId, userId));
-  const where =
-    step === 'scan'
-      ? and(eq(qrLogins.id, id), eq(qrLogins.status, 'waiting'), notExpired)
-      : and(eq(qrLogins.id, id), inArray(qrLogins.status, ['waiting', 'scanned']), sameUser, notExpired);
   const next = step === 'scan' ? 'scanned' : 'confirmed';
-  const rows = await db
-    .update(qrLogins)
-    .set({ status: next, userId })
-    .where(where)
-    .returning({ id: qrLogins.id });
-  if (rows.length === 0) throw new AppError(AUTH_CODE.QR_EXPIRED);
+  if (!(await moveQrLogin(db, id, userId, step, next))) throw new AppError(AUTH_CODE.QR_EXPIRED);
   return { status: next as 'scanned' | 'confirmed' };
 }

@@ -1,12 +1,19 @@
 import { AUTH_CODE, SMS_RESEND_SECONDS, startOfBeijingDay } from '@kaipiao/shared';
-import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { smsCodes } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { type Clock, systemClock } from '../../lib/clock.ts';
 import { codeMatches, hashCode } from '../../lib/code-hash.ts';
 import { numericCode } from '../../lib/crypto.ts';
 import type { SmsProvider } from '../../providers/sms.ts';
+import {
+  deleteSmsCode,
+  insertSmsCode,
+  lastSmsCode,
+  lockSmsSender,
+  reserveSmsTry,
+  smsCountsSince,
+  useSmsCode,
+} from './repo.ts';
 
 export const SMS_LIMITS = {
   resendSeconds: SMS_RESEND_SECONDS,
@@ -45,17 +52,9 @@ export async function sendSmsCode(
   const code = numericCode(6);
   const codeHash = await hashCode(dataDir, mobile, code);
   const id = await db.transaction(async (tx) => {
-    // Stryker disable next-line StringLiteral: an emptied key is one coarser lock; the same sends still queue
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms-ip:${ip}`}))`);
-    // Stryker disable next-line StringLiteral: as above
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:${mobile}`}))`);
+    await lockSmsSender(tx, ip, mobile);
     const now = clock();
-    const [last] = await tx
-      .select({ createdAt: smsCodes.createdAt })
-      .from(smsCodes)
-      .where(eq(smsCodes.mobile, mobile))
-      .orderBy(desc(smsCodes.createdAt))
-      .limit(1);
+    const last = await lastSmsCode(tx, mobile);
     if (last) {
       const wait = SMS_LIMITS.resendSeconds - Math.floor((now.getTime() - last.createdAt.getTime()) / 1000);
       if (wait > 0) {
@@ -65,30 +64,19 @@ export async function sendSmsCode(
       }
     }
     const since = startOfBeijingDay(now);
-    const [byMobile] = await tx
-      .select({ n: count() })
-      .from(smsCodes)
-      .where(and(eq(smsCodes.mobile, mobile), gt(smsCodes.createdAt, since)));
-    const [byIp] = await tx
-      .select({ n: count() })
-      .from(smsCodes)
-      .where(and(eq(smsCodes.ip, ip), gt(smsCodes.createdAt, since)));
+    const { byMobile, byIp } = await smsCountsSince(tx, mobile, ip, since);
     // Stryker disable next-line OptionalChaining: count() always returns one row
     if ((byMobile?.n ?? 0) >= SMS_LIMITS.perMobilePerDay || (byIp?.n ?? 0) >= SMS_LIMITS.perIpPerDay) {
       throw new AppError(AUTH_CODE.SMS_DAILY_CAP);
     }
-    const [row] = await tx
-      .insert(smsCodes)
-      .values({
-        mobile,
-        purpose,
-        ip,
-        codeHash,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + SMS_LIMITS.ttlMinutes * 60_000),
-      })
-      .returning({ id: smsCodes.id });
-    return row!.id;
+    return insertSmsCode(tx, {
+      mobile,
+      purpose,
+      ip,
+      codeHash,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SMS_LIMITS.ttlMinutes * 60_000),
+    });
   });
   try {
     await sms.send({
@@ -98,7 +86,7 @@ export async function sendSmsCode(
     });
   } catch {
     // not delivered: it neither starts the wait nor counts against the caps
-    await db.delete(smsCodes).where(eq(smsCodes.id, id));
+    await deleteSmsCode(db, id);
     throw new AppError(AUTH_CODE.SMS_SEND_FAILED);
   }
   return { number: SMS_LIMITS.resendSeconds };
@@ -116,38 +104,9 @@ export async function verifySmsCode(
   purpose: SmsPurpose,
   code: string,
 ): Promise<void> {
-  const newest = db
-    .select({ id: smsCodes.id })
-    .from(smsCodes)
-    .where(
-      and(
-        eq(smsCodes.mobile, mobile),
-        eq(smsCodes.purpose, purpose),
-        isNull(smsCodes.usedAt),
-        gt(smsCodes.expiresAt, new Date()),
-      ),
-    )
-    .orderBy(desc(smsCodes.createdAt), desc(smsCodes.id))
-    .limit(1);
-  // the row conditions are re-checked on the locked row, so parallel tries queue up here
-  const [row] = await db
-    .update(smsCodes)
-    .set({ attempts: sql`${smsCodes.attempts} + 1` })
-    .where(
-      and(
-        sql`${smsCodes.id} = (${newest})`,
-        isNull(smsCodes.usedAt),
-        lt(smsCodes.attempts, SMS_LIMITS.maxAttempts),
-      ),
-    )
-    .returning({ id: smsCodes.id, codeHash: smsCodes.codeHash });
+  const row = await reserveSmsTry(db, mobile, purpose, SMS_LIMITS.maxAttempts);
   if (!row || !(await codeMatches(dataDir, mobile, code, row.codeHash))) {
     throw new AppError(AUTH_CODE.BAD_SMS_CODE);
   }
-  const used = await db
-    .update(smsCodes)
-    .set({ usedAt: new Date() })
-    .where(and(eq(smsCodes.id, row.id), isNull(smsCodes.usedAt)))
-    .returning({ id: smsCodes.id });
-  if (used.length === 0) throw new AppError(AUTH_CODE.BAD_SMS_CODE);
+  if (!(await useSmsCode(db, row.id))) throw new AppError(AUTH_CODE.BAD_SMS_CODE);
 }
