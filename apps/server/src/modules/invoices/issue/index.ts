@@ -1,4 +1,11 @@
-import { type BlueInvoiceRequest, CODE, INVOICE_CODE, type IssueResult, messageFor } from '@kaipiao/shared';
+import {
+  type BlueInvoiceRequest,
+  CODE,
+  INVOICE_CODE,
+  type IssueResult,
+  messageFor,
+  specificBusinessOf,
+} from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { isInDatabase } from '../../../channels/in-database.ts';
 import { isDigitalType, shanghaiParts } from '../../../channels/numbers.ts';
@@ -68,21 +75,6 @@ export async function issueBlue(
   const { issues, lines, smallScaleReason } = validateBlue(req, seller, app.clock());
   if (issues.length > 0) throw new AppError(CODE.VALIDATION, issues[0]!.message, { errors: issues });
 
-  const code = req.invoice_info.specific_business_code;
-  const specificBusiness: Record<string, unknown> = {};
-  if (code === '03') specificBusiness.building_service = req.building_service;
-  if (code === '04') specificBusiness.goods_transport = req.goods_transport;
-  if (code === '06') specificBusiness.real_static_rent = req.real_static_rent;
-  if (code === '09') specificBusiness.passenger_transport = req.passenger_transport;
-  if (req.hotel_stay) specificBusiness.hotel_stay = req.hotel_stay;
-  // slsm: only when asked for (small-scale 3% while the 1% reduction runs), else ignored
-  if (smallScaleReason) specificBusiness.small_scale_reason = smallScaleReason;
-  // bank details print in 备注 only when asked for (documents/remark.ts)
-  if (req.show_buyer_bank || req.show_seller_bank)
-    specificBusiness.show_bank = {
-      buyer: req.show_buyer_bank === true,
-      seller: req.show_seller_bank === true,
-    };
   const newInvoice: NewInvoice = {
     clientId: actor.clientId,
     storeId: actor.storeId,
@@ -92,7 +84,8 @@ export async function issueBlue(
     userId: actor.userId,
     req,
     lines,
-    specificBusiness: Object.keys(specificBusiness).length > 0 ? specificBusiness : null,
+    // the special-business block, hotel stay, slsm and bank flags: the shared mapping (documents read it back)
+    specificBusiness: specificBusinessOf(req, smallScaleReason),
     month: shanghaiParts(new Date()).month,
     digital: isDigitalType(req.invoice_type),
     // the two-step path's `issuing` row may skip its own WAL flush only when the channel flushes

@@ -88,6 +88,7 @@ export function useIssueForm(opts: IssueFormOptions) {
   const [serverErrors, setServerErrors] = useState<Record<string, ServerError>>({});
   const inFlight = useRef(false);
 
+  // the line numbers, computed once per change: the totals, the payload and the checks all read them
   const numbers = useMemo(
     () => computeAll(draft.lines, draft.price_includes_tax),
     [draft.lines, draft.price_includes_tax],
@@ -97,13 +98,13 @@ export function useIssueForm(opts: IssueFormOptions) {
   /** small-scale 3% while the 1% reduction runs: the reason select shows, is required and is sent */
   const reasonNeeded = useMemo(() => smallScaleReasonNeeded({ lines }, taxpayerType), [lines, taxpayerType]);
   const payload = useMemo(
-    () => buildRequest(draft, serial, seller, { reasonNeeded }),
-    [draft, serial, seller, reasonNeeded],
+    () => buildRequest(draft, serial, seller, { reasonNeeded, numbers }),
+    [draft, serial, seller, reasonNeeded, numbers],
   );
   const limits = useMemo(() => limitsFor?.(draft) ?? {}, [limitsFor, draft]);
   const validation = useMemo(
-    () => validateDraft(draft, payload, { sellerTaxCode: seller.tax_code, limits, reasonNeeded }),
-    [draft, payload, seller.tax_code, limits, reasonNeeded],
+    () => validateDraft(draft, payload, { sellerTaxCode: seller.tax_code, limits, reasonNeeded, numbers }),
+    [draft, payload, seller.tax_code, limits, reasonNeeded, numbers],
   );
 
   // sessionStorage keeps the draft and its serial until the invoice is issued

@@ -41,10 +41,14 @@ export function buildRequest(
   draft: Draft,
   serialNo: string,
   seller: Seller,
-  opts: { reasonNeeded?: boolean } = {},
+  opts: {
+    reasonNeeded?: boolean;
+    /** the draft's line numbers when the caller has computed them (the form does, once per change) */
+    numbers?: readonly (LineNumbers | null)[];
+  } = {},
 ): BlueInvoicePayload {
   const inclusive = draft.price_includes_tax;
-  const numbers = computeAll(draft.lines, inclusive);
+  const numbers = opts.numbers ?? computeAll(draft.lines, inclusive);
   const totals = totalsOf(numbers);
   const code = draft.specific_business_code;
   const itemLines = draft.lines.filter((l) => l.line_kind !== 1);

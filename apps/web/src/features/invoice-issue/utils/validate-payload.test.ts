@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type BlueInvoicePayload, buildRequest } from './build-request.ts';
+import { computeAll } from './line-math.ts';
 import { draftOf, line, SELLER } from './test-draft.ts';
 import type { Draft } from './types.ts';
 import { type Limits, validateDraft, zhIssue } from './validate.ts';
@@ -187,5 +188,37 @@ describe('validateDraft: the device limit and the monthly quota (total 100.00)',
     expect(check(d, { limits: { perInvoiceLimit: '1.00', quotaLeft: '1.00' } }).errors).toEqual({
       'goods_info.1.price': '请输入单价或金额',
     });
+  });
+});
+
+describe('the form computes a change once: the payload and the checks take its line numbers', () => {
+  const d = draftOf({ lines: [line({ price: '100', quantity: '2' })] });
+  const computed = computeAll(d.lines, d.price_includes_tax);
+
+  it('buildRequest and validateDraft read the numbers they are given, not their own', () => {
+    // numbers that differ from what the draft would compute: only reading them can produce these amounts
+    const given = computed.map(
+      (n) => n && { ...n, amount: '7.00', taxAmount: '0.42', amountWithTax: '7.42' },
+    );
+    const payload = buildRequest(d, 'WEBserial0002', SELLER, { numbers: given });
+    expect(payload.goods_info[0]).toMatchObject({ amount: '7.00', tax_amount: '0.42' });
+    expect(payload.invoice_info).toMatchObject({ total_amount: '7.00', total_tax: '0.42' });
+    // a payload whose line amount is empty: the schema's words show for a line the numbers call complete,
+    // and are left out for a line they call incomplete (its own message says what is missing)
+    const tampered = buildRequest(d, 'WEBserial0003', SELLER);
+    tampered.goods_info[0]!.amount = '';
+    expect(validateDraft(d, tampered, {}).errors).toHaveProperty(['goods_info.0.amount']);
+    expect(validateDraft(d, tampered, { numbers: [null] }).errors).not.toHaveProperty([
+      'goods_info.0.amount',
+    ]);
+    expect(Object.keys(validateDraft(d, payload, { numbers: given }).errors)).not.toContain(
+      'goods_info.0.name',
+    );
+  });
+
+  it('given the numbers the draft computes, the payload is the one computed without them', () => {
+    expect(buildRequest(d, 'WEBserial0004', SELLER, { numbers: computed })).toEqual(
+      buildRequest(d, 'WEBserial0004', SELLER),
+    );
   });
 });

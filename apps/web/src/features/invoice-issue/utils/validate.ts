@@ -7,7 +7,7 @@ import {
   MONEY_MSG,
 } from '@kaipiao/shared';
 import type { BlueInvoicePayload } from './build-request.ts';
-import { computeAll, isNumeric } from './line-math.ts';
+import { computeAll, isNumeric, type LineNumbers } from './line-math.ts';
 import { addSpecificErrors } from './specific-rules.ts';
 import type { Draft, FieldErrors } from './types.ts';
 
@@ -48,8 +48,8 @@ const FIXED: Record<string, string> = {
   invoice_type: '请选择发票种类',
 };
 
-function lineChecks(draft: Draft, errors: FieldErrors) {
-  const numbers = computeAll(draft.lines, draft.price_includes_tax);
+function lineChecks(draft: Draft, errors: FieldErrors, computed?: readonly (LineNumbers | null)[]) {
+  const numbers = computed ?? computeAll(draft.lines, draft.price_includes_tax);
   draft.lines.forEach((l, i) => {
     const at = `goods_info.${i}`;
     if (!l.name.trim()) errors[`${at}.name`] = '请输入或选择项目名称';
@@ -94,10 +94,12 @@ export function validateDraft(
     limits?: Limits;
     /** small-scale 3% while the 1% reduction runs: a reason must be chosen (smallScaleReasonNeeded) */
     reasonNeeded?: boolean;
+    /** the draft's line numbers when the caller has computed them (the form does, once per change) */
+    numbers?: readonly (LineNumbers | null)[];
   } = {},
 ): Validation {
   const v: Validation = { errors: {}, warnings: {} };
-  const numbers = lineChecks(draft, v.errors);
+  const numbers = lineChecks(draft, v.errors, opts.numbers);
   // the kind's line limit, as the server counts it (discount lines included)
   const tooMany = draft.invoice_type ? lineLimitIssue(draft.invoice_type, draft.lines.length) : null;
   if (tooMany) v.errors[tooMany.field] = tooMany.message;
