@@ -1,12 +1,10 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { FILING_KINDS, filingClock, filingFlags, isLiable } from './filing.ts';
+import { filingLockCandidates, lockDevices } from './filing-locks-repo.ts';
 
 /** Every ten minutes a worker locks the devices whose 锁死期 has come (and once when it starts). */
 export const FILING_LOCK_JOB = 'devices.filing-locks';
-
-const textArray = (xs: readonly string[]) => `{${xs.join(',')}}`;
 
 /**
  * 已到锁死期 (domain.md §7.1): after the 15th, a tax-control device that existed during the previous
@@ -17,16 +15,8 @@ const textArray = (xs: readonly string[]) => `{${xs.join(',')}}`;
 export async function applyFilingLocks(db: Db, now = new Date(), clientId?: number): Promise<number> {
   const clock = filingClock(now);
   if (clock.inWindow) return 0;
-  const candidates = await db.execute<{
-    id: number;
-    created_at: string | Date;
-    copied_at: string | Date | null;
-    cleared_at: string | Date | null;
-  }>(sql`select d.id, d.created_at, f.copied_at, f.cleared_at
-    from tax_devices d left join device_filings f on f.device_id = d.id and f.period = ${clock.period}
-    where d.status = 'active' and not d.locked and d.kind = any(${textArray(FILING_KINDS)}::text[])
-      ${clientId === undefined ? sql`` : sql`and d.client_id = ${clientId}`}`);
-  const due = candidates.rows
+  const candidates = await filingLockCandidates(db, clock.period, FILING_KINDS, clientId);
+  const due = candidates
     .filter(
       (r) =>
         filingFlags(
@@ -41,12 +31,7 @@ export async function applyFilingLocks(db: Db, now = new Date(), clientId?: numb
     .map((r) => r.id);
   if (due.length === 0) return 0;
   // a 清卡 committed since the select must not be undone
-  const locked = await db.execute(sql`update tax_devices d set locked = true
-    where d.id = any(${`{${due.join(',')}}`}::int[]) and not d.locked
-      and not exists (select 1 from device_filings f
-        where f.device_id = d.id and f.period = ${clock.period} and f.cleared_at is not null)
-    returning d.id`);
-  return locked.rows.length;
+  return lockDevices(db, due, clock.period);
 }
 
 /** Registers the sweep: a pg-boss cron in worker processes (no precision needed: reads apply it too). */
