@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { countTitleUses } from './repo.ts';
 
 /** How long uses gather before one statement counts them (a ranking hint may lag a moment). */
 const FLUSH_MS = 250;
@@ -10,17 +10,7 @@ const batches = new WeakMap<object, Batch>();
 
 async function flush(app: FastifyInstance, ids: number[]): Promise<void> {
   // a ranking hint, not a record: committed without waiting for the WAL flush
-  await app.db.execute(sql`
-    with cfg as (select set_config('synchronous_commit', 'off', true)),
-    uses as (
-      select i.client_id, i.buyer_name, count(*)::int as n
-        from invoices i
-       where i.id = any(${`{${ids.join(',')}}`}::bigint[]) and i.direction = 'blue'
-       group by i.client_id, i.buyer_name)
-    update buyer_titles t
-       set use_count = t.use_count + u.n, last_used_at = now()
-      from uses u
-     where t.client_id = u.client_id and t.name = u.buyer_name and (select count(*) from cfg) = 1`);
+  await countTitleUses(app.db, ids);
 }
 
 /**

@@ -200,3 +200,22 @@ export async function findClientByTaxCode(db: Db, taxCode: string) {
     .limit(1);
   return row;
 }
+
+/**
+ * Counts one use per issued blue invoice among `ids` on its buyer's saved title (same business,
+ * same name), in one statement (issued-hook.ts). A ranking hint, not a record: committed without
+ * waiting for the WAL flush (`synchronous_commit` off for this transaction).
+ */
+export async function countTitleUses(db: Db, ids: readonly number[]): Promise<void> {
+  await db.execute(sql`
+    with cfg as (select set_config('synchronous_commit', 'off', true)),
+    uses as (
+      select i.client_id, i.buyer_name, count(*)::int as n
+        from invoices i
+       where i.id = any(${`{${ids.join(',')}}`}::bigint[]) and i.direction = 'blue'
+       group by i.client_id, i.buyer_name)
+    update buyer_titles t
+       set use_count = t.use_count + u.n, last_used_at = now()
+      from uses u
+     where t.client_id = u.client_id and t.name = u.buyer_name and (select count(*) from cfg) = 1`);
+}
