@@ -46,6 +46,7 @@ export const MODULES = {
       'service.ts',
       'session-issue.ts',
       'sms-codes.ts',
+      'repo.ts',
     ]),
   },
   access: {
@@ -73,7 +74,13 @@ export const MODULES = {
     config: 'apps/server/vitest.config.ts',
     tests: ['src/modules/red-info/*.test.ts'],
     concurrency: 1,
-    mutate: src('apps/server/src/modules/red-info', ['lines.ts', 'service.ts', 'repo.ts', 'routes.ts']),
+    mutate: src('apps/server/src/modules/red-info', [
+      'lines.ts',
+      'service.ts',
+      'repo.ts',
+      'red-invoice-repo.ts',
+      'routes.ts',
+    ]),
   },
   invoices: {
     note: 'blue issuing: validation, serials, the issuing path and its strategies, metadata',
@@ -94,6 +101,7 @@ export const MODULES = {
       'repo.ts',
       'routes.ts',
       'metadata-routes.ts',
+      'metadata-repo.ts',
     ]),
   },
   scan: {
@@ -124,7 +132,9 @@ export const MODULES = {
       'split.ts',
       'service.ts',
       'repo.ts',
+      'upload-repo.ts',
       'runner.ts',
+      'runner-repo.ts',
       'routes.ts',
     ]),
   },
@@ -138,6 +148,7 @@ export const MODULES = {
       'exports.ts',
       'export-sweep.ts',
       'export-runner.ts',
+      'export-repo.ts',
       'repo.ts',
       'routes.ts',
     ]),
