@@ -1,5 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
+import { productionBuild } from './build/production.ts';
 
 const server = 'http://localhost:8080';
 const proxy = {
@@ -10,7 +12,8 @@ const proxy = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  // build only: a production runtime whatever NODE_ENV says, then .br/.gz twins (issue 11 item 1)
+  plugins: [productionBuild(), react(), precompress()],
   // one React for every package, even if the workspace install nests a second copy
   resolve: { dedupe: ['react', 'react-dom'] },
   server: { port: 5173, proxy },

@@ -10,7 +10,7 @@ export default mergeConfig(
       name: 'web',
       environment: 'jsdom',
       // KP_MUTATION_TESTS: the files one mutation run needs (scripts/mutation.sh)
-      include: process.env.KP_MUTATION_TESTS?.split(';') ?? ['src/**/*.test.{ts,tsx}'],
+      include: process.env.KP_MUTATION_TESTS?.split(';') ?? ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
       // A test that makes no assertion fails (issue 22): it cannot prove anything.
       expect: { requireAssertions: true },
       setupFiles: ['src/test/setup.ts'],
