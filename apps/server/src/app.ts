@@ -11,6 +11,7 @@ import type { DbHandle } from './db/client.ts';
 import { bossPlugin } from './jobs/boss.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { withSafeErrors } from './lib/db-error.ts';
+import { CACHE_REVALIDATE, staticOptions } from './lib/static-files.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { authorityRoutes } from './modules/authority/routes.ts';
 import { batchesModule } from './modules/batches/index.ts';
@@ -111,12 +112,13 @@ export async function buildApp(opts: BuildOptions) {
   // The built console: static assets, and index.html for every client-side route.
   const webDist = opts.webDist ?? WEB_DIST;
   if (existsSync(path.join(webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    // Brotli/gzip twins by Accept-Encoding, Cache-Control per file (lib/static-files.ts)
+    await app.register(fastifyStatic, staticOptions(webDist));
     // a catch-all GET route, not a second not-found handler: errorsPlugin already owns that one
     app.get('/*', { config: { auth: 'public' } }, (req, reply) => {
       const url = req.url.split('?')[0] ?? '/';
       if (!API_PREFIXES.some((p) => url.startsWith(p)) && !path.extname(url)) {
-        return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+        return reply.type('text/html').header('cache-control', CACHE_REVALIDATE).sendFile('index.html');
       }
       return reply.status(404).send({ code: 404, message: `${req.method} ${url} 不存在`, data: null });
     });
