@@ -123,7 +123,7 @@ function BuyerBlockImpl({ draft, dispatch }: Props) {
             path="buyer.tax_code"
             label="纳税人识别号"
             id="buyer-tax-code"
-            required={special}
+            required={special || !personal}
             extra={lookupNote || (special ? '开具专票时必填' : undefined)}
           >
             <Space.Compact style={{ width: '100%' }}>

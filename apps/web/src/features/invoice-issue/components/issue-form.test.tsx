@@ -246,6 +246,24 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     expect(within(item).queryByText('开具专用发票须填写购买方纳税人识别号')).toBeNull();
   });
 
+  it('marks the tax code required for a company buyer (the shared rule refuses it empty), not for a person', async () => {
+    seed({
+      lines: [line({ quantity: '1', price: '106' })],
+      buyer: { ...emptyDraft().buyer, title_type: 2, name: '上海某某贸易有限公司', tax_code: '' },
+    });
+    renderForm();
+    const label = () =>
+      (cell('纳税人识别号').closest('.ant-form-item') as HTMLElement).querySelector(
+        '.ant-form-item-required',
+      );
+    await waitFor(() => expect(label()).not.toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: '开具发票' }));
+    const item = cell('纳税人识别号').closest('.ant-form-item') as HTMLElement;
+    expect(within(item).getByText('企业抬头请填写纳税人识别号')).toBeTruthy();
+    await userEvent.click(screen.getByLabelText('个人/政府事业单位'));
+    await waitFor(() => expect(label()).toBeNull());
+  });
+
   it('shows the server field errors next to their fields', async () => {
     seed({ lines: [line({ quantity: '1', price: '106' })] });
     blue = () =>
