@@ -1,11 +1,13 @@
 import {
   INVOICE_TYPES,
   type InvoiceType,
+  type publicSubmitBodySchema,
   SCAN_BUYER_STATUS,
   SCAN_CODE,
   type ScanRequestStatus,
 } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
 import { iso, newToken, pointName } from './codes.ts';
 import type { PublicCodeRow, PublicRequestRow } from './repo.ts';
@@ -43,20 +45,8 @@ export async function publicCode(db: Db, token: string) {
   };
 }
 
-export type SubmitBody = {
-  token: string;
-  title_type: 1 | 2;
-  name: string;
-  tax_code: string;
-  address: string;
-  phone: string;
-  bank_name: string;
-  bank_account: string;
-  email: string;
-  mobile: string;
-  amount: string;
-  remark: string;
-};
+/** The buyer's submit as the shared schema gives it (parsed, trimmed, defaults filled). */
+export type SubmitBody = z.output<typeof publicSubmitBodySchema>;
 
 /**
  * The buyer's submit. An order code takes at most one live request (a second submit is refused

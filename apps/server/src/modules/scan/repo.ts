@@ -1,5 +1,6 @@
-import type { ScanItem, ScanRequestStatus } from '@kaipiao/shared';
+import type { publicSubmitBodySchema, ScanItem, ScanRequestStatus } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { DbOrTx } from '../../channels/numbers.ts';
 
 /**
@@ -228,18 +229,8 @@ export async function selectCodeByToken(db: DbOrTx, token: string): Promise<Publ
 export type NewRequest = {
   code: Pick<PublicCodeRow, 'id' | 'client_id' | 'store_id' | 'kind' | 'order_no'>;
   token: string;
-  buyer: {
-    title_type: 1 | 2;
-    name: string;
-    tax_code: string;
-    address: string;
-    phone: string;
-    bank_name: string;
-    bank_account: string;
-    email: string;
-    mobile: string;
-    remark: string;
-  };
+  /** the buyer's submit (publicSubmitBodySchema) */
+  buyer: Omit<z.output<typeof publicSubmitBodySchema>, 'token' | 'amount'>;
   amount: string | null;
   /** JSON text or null */
   items: string | null;
