@@ -22,7 +22,8 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { connectDb, runMigrations } from '../apps/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded.ts';
-import { exportConditions, runExport } from '../apps/server/src/modules/query/export-runner.ts';
+import { exportConditions } from '../apps/server/src/modules/query/export-repo.ts';
+import { runExport } from '../apps/server/src/modules/query/export-runner.ts';
 import { keysetBatchSql } from '../apps/server/src/modules/query/library-sql.ts';
 import { DEMO, seedDemo } from '../apps/server/src/seed/demo.ts';
 

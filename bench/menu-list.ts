@@ -127,13 +127,31 @@ async function main() {
   }>;
   const clientId = clients.find((c) => c.tax_code === DEMO.software.taxCode)!.client_id;
   const scope = `client_id=${clientId}&sid=-1`;
+  // the first screen of a store: the clerk's own store selected, as the console sends it
+  const storeList = (
+    (await (await fetch(`${appUrl}/v3/client/client-store-list?${scope}`, { headers })).json()) as {
+      data: Array<{ client_store_id: number }>;
+    }
+  ).data;
+  const store = `client_id=${clientId}&sid=${storeList[0]!.client_store_id}`;
 
   const bareTarget: Target = { name: 'bare Fastify route (constant)', url: `${bareUrl}/bare` };
   const targets: Target[] = [
     { name: 'GET /v3/authority/menu-list', url: `${appUrl}/v3/authority/menu-list?${scope}`, headers },
     { name: 'authenticated no-op (GET /bench/noop)', url: `${appUrl}/bench/noop?${scope}`, headers },
     { name: 'GET /v3/user/info', url: `${appUrl}/v3/user/info?${scope}`, headers },
+    // the rest of the first screen (issue 11 item 6: each ≥ 30% of the bare route)
+    { name: 'GET /v3/system/public-notice', url: `${appUrl}/v3/system/public-notice?${store}`, headers },
+    { name: 'GET /v3/equipment/check-tax', url: `${appUrl}/v3/equipment/check-tax?${store}`, headers },
+    {
+      name: 'GET /v3/client-store/get-tax-equipment',
+      url: `${appUrl}/v3/client-store/get-tax-equipment?${store}`,
+      headers,
+    },
+    { name: 'GET /v3/home/invoice-overview', url: `${appUrl}/v3/home/invoice-overview?${store}`, headers },
   ];
+  /** menu-list and the no-op keep issue 2's 60%; the first screen's other reads issue 11's 30% */
+  const targetOf = (t: Target) => (/menu-list|noop/.test(t.name) ? 0.6 : 0.3);
   for (const t of [bareTarget, ...targets]) await checkEnvelope(t);
 
   console.log(
@@ -186,7 +204,10 @@ async function main() {
   console.table(rows);
   for (const [i, t] of targets.entries()) {
     const ratio = median(rounds.map((r) => r.results[i]!.rps / r.bare.rps));
-    console.log(`${t.name}: ${pct(ratio)} of bare (target ≥ 60%: ${ratio >= 0.6 ? 'met' : 'NOT met'})`);
+    const target = targetOf(t);
+    console.log(
+      `${t.name}: ${pct(ratio)} of bare (target ≥ ${pct(target)}: ${ratio >= target ? 'met' : 'NOT met'})`,
+    );
   }
   const all = rounds.flatMap((r) => [r.bare, ...r.results]);
   if (all.some((r) => r.non2xx > 0 || r.errors > 0)) {
