@@ -14,6 +14,13 @@
  *
  * The servers share this process; the load comes from autocannon in a child process that replaces
  * `[<id>]` in the body by a fresh id, so every request carries a new serial number.
+ *
+ * Issue 11 item 6: a SaaS console's real load is many businesses issuing a little each. The last
+ * issue target seeds BENCH_BUSINESSES (default 200) businesses in the demo group, each with one
+ * store and one 数电 account bound to it, gives the demo clerk a scope over each store, and sends
+ * request i to business i mod that number (the URL's client_id/sid and the body's device): every device
+ * queue holds about one invoice at a time. Target ≥ 40% of the bare route, at 10 connections and
+ * at the best concurrency.
  */
 import { execFile } from 'node:child_process';
 import { constants, publicEncrypt } from 'node:crypto';
@@ -37,9 +44,19 @@ const DB_NAME = 'kaipiao_bench_issue';
 const TARGET = 0.4;
 /** a second issue target spreads the load over this many 数电 accounts of the store (1 = skip it) */
 const SPREAD = Number(process.env.BENCH_SPREAD_DEVICES ?? 8);
+/** the many-business target: this many businesses, one store and one 数电 account each (0 = skip it) */
+const BUSINESSES = Number(process.env.BENCH_BUSINESSES ?? 200);
 const run = promisify(execFile);
 
-type Target = { name: string; url: string; headers: Record<string, string>; body: string; devices: number[] };
+type Target = {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  devices: number[];
+  /** when set, request i goes to paths[i mod n] with devices[i mod n] (same length as devices) */
+  paths?: string[];
+};
 type Result = {
   name: string;
   connections: number;
@@ -54,7 +71,8 @@ type Result = {
 
 /**
  * The load generator, run in a child process: autocannon's API with a `setupRequest` that gives
- * every request a fresh serial (its CLI `-I` assumes fixed-length ids and miscounts Content-Length).
+ * every request a fresh serial (its CLI `-I` assumes fixed-length ids and miscounts Content-Length),
+ * the next device round-robin and, for a target with `paths`, that device's business and store.
  */
 const LOADER = `
 const autocannon = require(process.argv[1]);
@@ -66,9 +84,10 @@ autocannon({
   requests: [{ method: 'POST', headers: opts.headers,
     setupRequest: (req) => {
       const i = n++;
+      const k = i % opts.devices.length;
       const body = opts.body.replace('[<id>]', prefix + i.toString(36))
-        .replace('"[<device>]"', String(opts.devices[i % opts.devices.length]));
-      return { ...req, body };
+        .replace('"[<device>]"', String(opts.devices[k]));
+      return opts.paths ? { ...req, path: opts.paths[k], body } : { ...req, body };
     } }],
 }, (err, r) => {
   if (err) { console.error(err); process.exit(1); }
@@ -80,6 +99,7 @@ autocannon({
 async function load(target: Target, seconds: number, connections: number): Promise<Result> {
   const opts = {
     devices: target.devices,
+    paths: target.paths,
     url: target.url,
     connections,
     duration: seconds,
@@ -105,19 +125,83 @@ async function load(target: Target, seconds: number, connections: number): Promi
   };
 }
 
-/** One request by hand: HTTP 200 and envelope code 0, or the run is meaningless. */
-async function checkOnce(target: Target) {
-  const res = await fetch(target.url, {
+/**
+ * One request by hand: HTTP 200 and envelope code 0, or the run is meaningless. `k` picks the
+ * device (and, for a target with `paths`, its business and store).
+ */
+async function checkOnce(target: Target, k = 0) {
+  const url = target.paths ? new URL(target.paths[k]!, target.url).href : target.url;
+  const res = await fetch(url, {
     method: 'POST',
     headers: target.headers,
     body: target.body
-      .replace('[<id>]', `check${Date.now()}`)
-      .replace('"[<device>]"', String(target.devices[0])),
+      .replace('[<id>]', `check${Date.now()}-${k}`)
+      .replace('"[<device>]"', String(target.devices[k])),
   });
   const body = (await res.json()) as { code: number; message: string };
   if (res.status !== 200 || body.code !== 0) {
-    throw new Error(`${target.name}: expected code 0, got HTTP ${res.status} ${JSON.stringify(body)}`);
+    throw new Error(
+      `${target.name} (#${k}): expected code 0, got HTTP ${res.status} ${JSON.stringify(body)}`,
+    );
   }
+}
+
+/**
+ * The many-business target (issue 11 item 6): BUSINESSES businesses in the demo group, each a copy
+ * of the demo software company with one store and one 数电 account copied from the demo one (the
+ * caller has raised its quota), and the demo clerk's scope over each store, so her one session
+ * issues for all of them. Request i goes to business i mod BUSINESSES.
+ */
+async function seedBusinesses(
+  pool: pg.Pool,
+  like: Target,
+  from: { clientId: number; deviceId: number },
+): Promise<Target> {
+  // one statement: all of it or nothing
+  const made = await pool.query<{ client_id: number; store_id: number; device_id: number }>(
+    `with src as (select * from clients where id = $1),
+     biz as (
+       insert into clients (org_id, name, tax_code, industry, taxpayer_type, address, phone, bank_name,
+         bank_account, has_white_listed_tax_account)
+       select org_id, name || '（压测' || g || '）', '91330100BENCH' || lpad(g::text, 5, '0'), industry,
+         taxpayer_type, address, phone, bank_name, bank_account, has_white_listed_tax_account
+       from src, generate_series(1, $3::int) g
+       returning id
+     ),
+     store as (
+       insert into client_stores (client_id, name, code) select id, '压测门店', 'HQ' from biz
+       returning id, client_id
+     ),
+     dev as (
+       insert into tax_devices (client_id, kind, channel, name, device_no, area_code, invoice_types,
+         per_invoice_limit, monthly_quota)
+       select biz.id, d.kind, d.channel, d.name, d.device_no || '-B' || biz.id, d.area_code, d.invoice_types,
+         d.per_invoice_limit, d.monthly_quota
+       from tax_devices d, biz where d.id = $2
+       returning id, client_id
+     ),
+     bound as (
+       insert into device_stores (device_id, store_id)
+       select dev.id, store.id from dev join store using (client_id)
+     ),
+     scope as (
+       insert into employee_scopes (employee_id, client_id, store_id)
+       select e.id, store.client_id, store.id
+       from store, employees e join users u on u.id = e.user_id
+       where u.account = $4 and e.org_id = (select org_id from src)
+     )
+     select store.client_id, store.id as store_id, dev.id as device_id
+     from store join dev using (client_id) order by store.client_id`,
+    [from.clientId, from.deviceId, BUSINESSES, DEMO.clerk.account],
+  );
+  const paths = made.rows.map((r) => `/v3/online-invoicing/blue?client_id=${r.client_id}&sid=${r.store_id}`);
+  return {
+    ...like,
+    name: `${BUSINESSES} businesses, one 数电 account each`,
+    url: new URL(paths[0]!, like.url).href,
+    devices: made.rows.map((r) => r.device_id),
+    paths,
+  };
 }
 
 async function prepareDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -289,8 +373,15 @@ async function main() {
   const targets = SPREAD > 1 ? [issueTarget, spreadTarget] : [issueTarget];
   for (const t of [bareTarget, ...targets]) await checkOnce(t);
 
+  // many businesses of the demo group, one 数电 account each (issue 11 item 6; quotas raised above)
+  const manyTarget =
+    BUSINESSES > 0 ? await seedBusinesses(dbHandle.pool, issueTarget, { clientId, deviceId }) : null;
+  // one invoice per business before loading: each business, store, device and scope answers code 0
+  if (manyTarget) for (let k = 0; k < manyTarget.devices.length; k++) await checkOnce(manyTarget, k);
+
   console.log(
-    `issue-api bench: ${ROUNDS} rounds of [bare, issue${SPREAD > 1 ? `, issue over ${SPREAD} devices` : ''}], each at ` +
+    `issue-api bench: ${ROUNDS} rounds of [bare, issue${SPREAD > 1 ? `, issue over ${SPREAD} devices` : ''}` +
+      `${manyTarget ? `, issue over ${BUSINESSES} businesses` : ''}], each at ` +
       `${LEVELS.join(' and ')} connections; autocannon -d ${DURATION_S} after a 1 s warm-up; clerk session, ` +
       `client_id=${clientId}, sid=${sid}, device ${deviceId} (数电, latency 0); node ${process.version}`,
   );
@@ -304,12 +395,13 @@ async function main() {
     }
     return { best: byLevel.reduce((a, b) => (b.rps > a.rps ? b : a)), byLevel };
   };
-  const rounds: Array<{ bare: Measured; issue: Measured; spread?: Measured }> = [];
+  const rounds: Array<{ bare: Measured; issue: Measured; spread?: Measured; many?: Measured }> = [];
   for (let i = 0; i < ROUNDS; i++) {
     const b = await measure(bareTarget);
     const s = await measure(issueTarget);
     const sp = SPREAD > 1 ? await measure(spreadTarget) : undefined;
-    rounds.push({ bare: b, issue: s, spread: sp });
+    const m = manyTarget ? await measure(manyTarget) : undefined;
+    rounds.push({ bare: b, issue: s, spread: sp, many: m });
   }
 
   const median = (xs: number[]) => {
@@ -355,6 +447,14 @@ async function main() {
           ),
         ]
       : []),
+    ...(manyTarget
+      ? [
+          row(
+            manyTarget.name,
+            rounds.map((r) => r.many!),
+          ),
+        ]
+      : []),
   ]);
   console.log(
     `node busy: the share of time the server process's event loop ran, at ${LEVELS.join(' / ')} connections`,
@@ -385,8 +485,20 @@ async function main() {
     const r2 = median(rounds.map((r) => r.spread!.best.rps / r.bare.best.rps));
     console.log(`issue API (${SPREAD} devices): ${pct(r2)} of the bare INSERT route`);
   }
+  if (manyTarget) {
+    const best = median(rounds.map((r) => r.many!.best.rps / r.bare.best.rps));
+    const at0 = median(rounds.map((r) => r.many!.byLevel[0]!.rps / r.bare.byLevel[0]!.rps));
+    const rps = Math.round(median(rounds.map((r) => r.many!.best.rps)));
+    const rps0 = Math.round(median(rounds.map((r) => r.many!.byLevel[0]!.rps)));
+    const mark = (x: number) => `target ≥ ${pct(TARGET)}: ${x >= TARGET ? 'met' : 'NOT met'}`;
+    console.log(
+      `issue API (${BUSINESSES} businesses, one 数电 account each, load spread): ${rps} req/s, ${pct(best)} of the ` +
+        `bare INSERT route, each at its best concurrency (${mark(best)}); at ${level0} connections both: ` +
+        `${rps0} req/s, ${pct(at0)} (${mark(at0)})`,
+    );
+  }
   const all = rounds
-    .flatMap((r) => [r.bare, r.issue, ...(r.spread ? [r.spread] : [])])
+    .flatMap((r) => [r.bare, r.issue, ...(r.spread ? [r.spread] : []), ...(r.many ? [r.many] : [])])
     .flatMap((m) => m.byLevel);
   if (all.some((x) => x.non2xx + x.errors > 0)) {
     console.log('warning: some requests failed or answered non-2xx; the figures above are not comparable');
