@@ -3,7 +3,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/app-error.ts';
 import { executePrepared } from '../lib/prepared.ts';
-import { createWalFlusher } from '../lib/wal-flush.ts';
+import { createWalFlusher, WAL_FLUSH_SQL } from '../lib/wal-flush.ts';
 import type {
   AtOnceIssued,
   ChannelBatchRequest,
@@ -95,7 +95,7 @@ export class SandboxTaxChannel implements InDatabaseChannel {
     /** how long a device's control row may be reused; the dev routes of this process invalidate it */
     private readonly controlTtlMs = 1000,
   ) {
-    this.flushWal = createWalFlusher(() => this.db.execute(sql`select pg_current_xact_id()`));
+    this.flushWal = createWalFlusher(() => this.db.execute(WAL_FLUSH_SQL));
   }
 
   /** Forget the cached control of a device (the dev routes call this after a change). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createWalFlusher } from './wal-flush.ts';
+import { buildTestApp } from '../../test/helper.ts';
+import { createWalFlusher, WAL_FLUSH_SQL } from './wal-flush.ts';
 
 /** A flush the test ends by hand; `started` counts the flushes begun. */
 function manualFlushes() {
@@ -62,5 +63,36 @@ describe('createWalFlusher', () => {
     expect(m.started()).toBe(3);
     m.ends[2]!();
     await expect(again).resolves.toBeUndefined();
+  });
+});
+
+describe('the WAL flush statement (a real PostgreSQL)', () => {
+  it('makes an asynchronous commit durable: the flushed WAL position passes it, every time', async () => {
+    const t = await buildTestApp({ seed: false });
+    const client = await t.pool.connect();
+    try {
+      await client.query('create table if not exists kp_flush_probe_t (n int)');
+      let covered = 0;
+      for (let i = 0; i < 40; i++) {
+        await client.query('begin');
+        await client.query("set local synchronous_commit = 'off'");
+        await client.query('insert into kp_flush_probe_t values ($1)', [i]);
+        await client.query('commit');
+        // where the WAL ends now: the asynchronous commit record is before it
+        const { rows } = await client.query<{ lsn: string }>(
+          'select pg_current_wal_insert_lsn()::text as lsn',
+        );
+        await t.db.execute(WAL_FLUSH_SQL);
+        const flushed = await client.query<{ ok: boolean }>(
+          'select pg_current_wal_flush_lsn() >= $1::pg_lsn as ok',
+          [rows[0]!.lsn],
+        );
+        if (flushed.rows[0]!.ok) covered++;
+      }
+      expect(covered).toBe(40);
+    } finally {
+      await client.query('drop table if exists kp_flush_probe_t');
+      client.release();
+    }
   });
 });

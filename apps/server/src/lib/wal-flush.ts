@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+
 /**
  * Makes commits durable that were made with `synchronous_commit = off`, shared between callers:
  * committing a transaction that has an id flushes the WAL up to its commit record, which covers
@@ -38,3 +40,14 @@ export function createWalFlusher(runFlush: () => Promise<unknown>): () => Promis
     return next;
   };
 }
+
+/**
+ * The statement a flush runs. It must write WAL inside a transaction of its own and commit it
+ * synchronously: only then does PostgreSQL flush the WAL up to its commit record. A transaction that
+ * only takes an id (`select pg_current_xact_id()`, what this was until issue 11's profile) writes no
+ * WAL, commits asynchronously and flushes nothing. A transactional logical-decoding message writes
+ * one small record at any `wal_level` and is ignored by everything but a decoding plugin; the
+ * commit is made synchronous whatever the server's default (the test clusters run without it).
+ */
+export const WAL_FLUSH_SQL = sql`
+  select set_config('synchronous_commit', 'on', true), pg_logical_emit_message(true, 'kaipiao', 'flush')`;
