@@ -1,4 +1,4 @@
-import { beijingMonth, INVOICE_CODE, invoiceTypeSchema, text } from '@kaipiao/shared';
+import { beijingMonth, INVOICE_CODE, invoiceTypeSchema, PG_INT_MAX, text } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,21 +12,21 @@ const PUBLIC = { auth: 'public' } as const;
 const moneyText = text().regex(/^\d{1,16}(\.\d{1,2})?$/);
 
 const controlBodySchema = z.object({
-  device_id: z.number().int().positive(),
+  device_id: z.number().int().positive().max(PG_INT_MAX),
   latency_ms: z.number().int().min(0).max(120_000).optional(),
   /** none | error (bureau code + message) | timeout | unknown (issued, but answered "unknown") */
   fault: z.enum(SANDBOX_FAULTS).optional(),
   fault_code: text().max(20).optional(),
   fault_message: text().max(200).optional(),
   /** how many further issue calls the fault applies to; null = until cleared */
-  fault_count: z.number().int().min(1).nullable().optional(),
+  fault_count: z.number().int().min(1).max(PG_INT_MAX).nullable().optional(),
   timeout_ms: z.number().int().min(0).max(120_000).optional(),
   /** an "unknown" outcome's invoice shows up in query-by-serial after this many seconds */
   unknown_visible_after_s: z.number().int().min(0).max(86_400).optional(),
 });
 
 const deviceBodySchema = z.object({
-  device_id: z.number().int().positive(),
+  device_id: z.number().int().positive().max(PG_INT_MAX),
   online: z.boolean().optional(),
   locked: z.boolean().optional(),
   per_invoice_limit: moneyText.optional(),
@@ -35,7 +35,7 @@ const deviceBodySchema = z.object({
 });
 
 const stockBodySchema = z.object({
-  device_id: z.number().int().positive(),
+  device_id: z.number().int().positive().max(PG_INT_MAX),
   invoice_type: invoiceTypeSchema,
   count: z.number().int().min(1).max(100_000),
 });
@@ -108,7 +108,7 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: PUBLIC,
       schema: {
-        querystring: z.object({ device_id: z.coerce.number().int().positive() }),
+        querystring: z.object({ device_id: z.coerce.number().int().positive().max(PG_INT_MAX) }),
         response: reply200(stateSchema),
       },
     },
@@ -148,7 +148,10 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/dev/channel/reset',
     {
       config: PUBLIC,
-      schema: { body: z.object({ device_id: z.number().int().positive() }), response: reply200(stateSchema) },
+      schema: {
+        body: z.object({ device_id: z.number().int().positive().max(PG_INT_MAX) }),
+        response: reply200(stateSchema),
+      },
     },
     async (req) => {
       await device(req.body.device_id);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../validation/text.ts';
+import { PG_INT_MAX } from './common.ts';
 
 /**
  * Batch issuing (spec §2 /invoice/batch, domain.md §9 item 5): an Excel file of invoices keyed by
@@ -178,7 +179,7 @@ export const batchRowSchema = z.object({
 export type BatchRow = z.infer<typeof batchRowSchema>;
 
 export const batchRowsQuerySchema = z.object({
-  batch_id: z.coerce.number().int().positive(),
+  batch_id: z.coerce.number().int().positive().max(PG_INT_MAX),
   status: z.union([batchRowStatusSchema, z.literal('')]).default(''),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce
@@ -189,8 +190,10 @@ export const batchRowsQuerySchema = z.object({
 });
 export const batchRowsSchema = z.object({ total: z.number(), list: z.array(batchRowSchema) });
 
-export const batchIdBodySchema = z.object({ batch_id: z.number().int().positive() });
-export const batchIdQuerySchema = z.object({ batch_id: z.coerce.number().int().positive() });
+export const batchIdBodySchema = z.object({ batch_id: z.number().int().positive().max(PG_INT_MAX) });
+export const batchIdQuerySchema = z.object({
+  batch_id: z.coerce.number().int().positive().max(PG_INT_MAX),
+});
 
 /** Upload options (query string of POST /v3/batch-invoice/upload; the file is the multipart body). */
 export const batchUploadQuerySchema = z.object({

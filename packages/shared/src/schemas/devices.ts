@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../validation/text.ts';
+import { PG_INT_MAX } from './common.ts';
 
 /** Stores, devices, tax accounts, invoice stock and monthly filing (issue 5; domain.md §7). */
 
@@ -46,7 +47,7 @@ const mobile = text()
 // ---- stores ----------------------------------------------------------------------------------
 
 export const storeBodySchema = z.object({
-  client_store_id: z.number().int().positive().optional(),
+  client_store_id: z.number().int().positive().max(PG_INT_MAX).optional(),
   name: text({ label: '门店名称', error: '请输入门店名称' })
     .trim()
     .min(1, '请输入门店名称')
@@ -63,7 +64,7 @@ export const storeBodySchema = z.object({
 export type StoreBody = z.infer<typeof storeBodySchema>;
 
 export const storeStatusBodySchema = z.object({
-  client_store_id: z.number().int().positive(),
+  client_store_id: z.number().int().positive().max(PG_INT_MAX),
   status: z.enum(['active', 'disabled']),
 });
 
@@ -141,7 +142,7 @@ export type CheckTax = z.infer<typeof checkTaxSchema>;
 // ---- tax accounts ----------------------------------------------------------------------------
 
 export const taxAccountBodySchema = z.object({
-  id: z.number().int().positive().optional(),
+  id: z.number().int().positive().max(PG_INT_MAX).optional(),
   account: text().trim().min(1, '请输入税局账号').max(50),
   /** plain on create; empty on edit keeps the stored one. Never returned. */
   password: text().max(64).default(''),
@@ -150,7 +151,7 @@ export const taxAccountBodySchema = z.object({
   identity: z.enum(['01', '02', '03', '05', '09']),
   person_name: text().trim().min(1, '请输入姓名').max(20),
   channel: z.enum(['GP900000', 'GP900003', 'GP900004', 'GP900005', 'GP900006']),
-  device_id: z.number().int().positive().nullable().default(null),
+  device_id: z.number().int().positive().max(PG_INT_MAX).nullable().default(null),
 });
 export type TaxAccountBody = z.input<typeof taxAccountBodySchema>;
 
@@ -192,14 +193,14 @@ export type HealthRow = z.infer<typeof healthRowSchema>;
 // ---- stock -----------------------------------------------------------------------------------
 
 export const applyStockBodySchema = z.object({
-  device_id: z.number().int().positive(),
+  device_id: z.number().int().positive().max(PG_INT_MAX),
   invoice_type: text().min(1),
   count: z.number().int(),
 });
 export const moveStockBodySchema = z.object({
   /** distribute: the main disc; return: the branch disc */
-  device_id: z.number().int().positive(),
-  target_device_id: z.number().int().positive(),
+  device_id: z.number().int().positive().max(PG_INT_MAX),
+  target_device_id: z.number().int().positive().max(PG_INT_MAX),
   invoice_type: text().min(1),
   count: z.number().int().positive('数量须大于0').max(100000),
 });
@@ -244,7 +245,7 @@ export const filingItemSchema = z.object({
   upload_no: z.string(),
 });
 export type FilingItem = z.infer<typeof filingItemSchema>;
-export const filingBodySchema = z.object({ device_id: z.number().int().positive() });
+export const filingBodySchema = z.object({ device_id: z.number().int().positive().max(PG_INT_MAX) });
 
 /** A tax account's phone as lists show it: 176****2696 (the one rule, validation/patterns.ts). */
 export { maskPhone } from '../validation/patterns.ts';

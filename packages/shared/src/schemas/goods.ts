@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PAGE_SIZES } from '../constants/menu.ts';
 import { PREFERENTIAL_POLICIES, PREFERENTIAL_RATES, type RateOption, ratesFor } from '../money/rates.ts';
 import { text } from '../validation/text.ts';
+import { PG_INT_MAX } from './common.ts';
 
 /**
  * Goods codes (商品编码, spec §2 /device-project/project, §7 client-project calls) and the
@@ -262,11 +263,13 @@ export const goodsBodySchema = z.object({
 });
 export type GoodsBody = z.input<typeof goodsBodySchema>;
 
-export const updateGoodsBodySchema = goodsBodySchema.extend({ id: z.number().int().positive() });
+export const updateGoodsBodySchema = goodsBodySchema.extend({
+  id: z.number().int().positive().max(PG_INT_MAX),
+});
 export const idsBodySchema = z.object({
   ids: z.array(z.number().int().positive()).min(1, '请选择要删除的数据').max(500),
 });
-export const idBodySchema = z.object({ id: z.number().int().positive() });
+export const idBodySchema = z.object({ id: z.number().int().positive().max(PG_INT_MAX) });
 
 export const listGoodsQuerySchema = pageQuerySchema.extend({
   /** matches name or 简称 (contains) and classification code (prefix) */

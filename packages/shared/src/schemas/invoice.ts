@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../validation/text.ts';
+import { PG_INT_MAX } from './common.ts';
 
 /**
  * The invoicing contract (spec §3 blue-invoice payload, §7 invoicing calls). Amounts travel as
@@ -85,7 +86,7 @@ export const sellerSchema = z.object({
 export const goodsLineSchema = z.object({
   /** 0 normal, 1 discount line (follows its discounted line), 2 discounted line */
   line_kind: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(0),
-  goods_id: z.number().int().positive().nullable().default(null),
+  goods_id: z.number().int().positive().max(PG_INT_MAX).nullable().default(null),
   tax_class_code: text().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
   short_name: text().trim().min(1).max(120),
   name: text().trim().min(1, '请输入项目名称').max(600),
@@ -150,8 +151,13 @@ export const passengerTransportSchema = z.object({
 export const hotelStaySchema = z.object({
   room_no: text().trim().max(20).default(''),
   guest_name: text().trim().max(50).default(''),
-  check_in: text().default(''),
-  check_out: text().default(''),
+  /** the date pickers' YYYY-MM-DD, or empty */
+  check_in: text()
+    .regex(/^(\d{4}-\d{2}-\d{2})?$/, '入住日期格式不正确')
+    .default(''),
+  check_out: text()
+    .regex(/^(\d{4}-\d{2}-\d{2})?$/, '离店日期格式不正确')
+    .default(''),
 });
 /** A stored hotel stay as answers carry it: shown as stored, without the request rules. */
 export const hotelStayViewSchema = z.object({

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { MSG } from '../validation/messages.ts';
 import { text } from '../validation/text.ts';
-import { flag } from './common.ts';
+import { flag, PG_INT_MAX } from './common.ts';
 
 // Real-name dialog calls (spec §3 real-name dialog data, §7 equipment calls). The device is named
 // by device_id (ours); channel / tax_code / terminal_no are the spec's fields and are accepted too.
 
 const deviceRef = {
-  device_id: z.coerce.number().int().positive(),
+  device_id: z.coerce.number().int().positive().max(PG_INT_MAX),
   channel: text().max(20).optional(),
   tax_code: text().max(20).optional(),
   terminal_no: text().max(40).optional(),
@@ -84,7 +84,7 @@ export type DeviceAuthMessage = z.infer<typeof deviceAuthMessageSchema>;
 
 /** Sandbox bureau controls (POST /v3/dev/real-name/*), outside production only. */
 export const devRealNameBodySchema = z.object({
-  device_id: z.number().int().positive(),
+  device_id: z.number().int().positive().max(PG_INT_MAX),
   auth_type: z.number().int().min(0).max(1).optional(),
   auth_way: z.enum(['1', '2']).optional(),
   ele_tax_login_type: z.enum(['1', '2']).optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PATTERNS } from '../validation/patterns.ts';
 import { text } from '../validation/text.ts';
+import { PG_INT_MAX } from './common.ts';
 import { pageQuerySchema } from './goods.ts';
 import { hotelStaySchema, hotelStayViewSchema } from './invoice.ts';
 import { TITLE_MSG, titleIssues } from './titles.ts';
@@ -69,7 +70,7 @@ const money = text()
  * amount; the server computes 金额 / 税额 with packages/shared/src/money.
  */
 export const scanItemSchema = z.object({
-  goods_id: z.number().int().positive().nullable().default(null),
+  goods_id: z.number().int().positive().max(PG_INT_MAX).nullable().default(null),
   name: text().trim().min(1, SCAN_MSG.ITEM_NAME_REQUIRED).max(200),
   tax_class_code: text().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
   short_name: text().trim().min(1).max(120),
@@ -119,7 +120,7 @@ export type ScanSettings = z.infer<typeof scanSettingsSchema>;
 
 export const scanSettingsBodySchema = z.object({
   mode: z.enum(['audit', 'immediate']),
-  device_id: z.number().int().positive().nullable().default(null),
+  device_id: z.number().int().positive().max(PG_INT_MAX).nullable().default(null),
   invoice_type: text().regex(/^(81|82|004|007|025|026|028|032)$/, '请选择票种'),
   default_valid_minutes: z
     .number()
@@ -176,9 +177,9 @@ export const createOrderBodySchema = z.object({
 });
 export type CreateOrderBody = z.input<typeof createOrderBodySchema>;
 
-export const scanCodeIdSchema = z.object({ id: z.coerce.number().int().positive() });
+export const scanCodeIdSchema = z.object({ id: z.coerce.number().int().positive().max(PG_INT_MAX) });
 export const scanCodeImageQuerySchema = z.object({
-  id: z.coerce.number().int().positive(),
+  id: z.coerce.number().int().positive().max(PG_INT_MAX),
   /** 1 = attachment (download) */
   download: z.enum(['0', '1']).default('0'),
 });
@@ -223,7 +224,7 @@ export const scanRequestListQuerySchema = pageQuerySchema.extend({
   status: z.union([scanRequestStatusSchema, z.literal('')]).default('pending'),
   /** buyer name, tax code or order number */
   keyword: text().trim().max(60).default(''),
-  code_id: z.coerce.number().int().positive().optional(),
+  code_id: z.coerce.number().int().positive().max(PG_INT_MAX).optional(),
   hotel_only: z.enum(['0', '1']).default('0'),
 });
 

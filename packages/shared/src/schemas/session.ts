@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { MenuEntry } from '../constants/menu.ts';
 import { text } from '../validation/text.ts';
+import { PG_INT_MAX } from './common.ts';
 
 export const orgSchema = z.object({ org_id: z.number(), name: z.string(), is_current: z.boolean() });
 export const setOrgBodySchema = z.object({ org_id: z.coerce.number().int().positive() });
@@ -38,4 +39,4 @@ export const menuListResponseSchema = z.object({ list: z.array(menuEntrySchema) 
 export const publicNoticeSchema = z
   .object({ id: z.number(), title: z.string(), content: z.string() })
   .nullable();
-export const readNoticeBodySchema = z.object({ id: z.coerce.number().int().positive() });
+export const readNoticeBodySchema = z.object({ id: z.coerce.number().int().positive().max(PG_INT_MAX) });

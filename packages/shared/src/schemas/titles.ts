@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isValidTaxCode } from '../money/ids.ts';
 import { PATTERNS } from '../validation/patterns.ts';
 import { text } from '../validation/text.ts';
+import { PG_INT_MAX } from './common.ts';
 import { pageQuerySchema } from './goods.ts';
 
 /**
@@ -91,7 +92,7 @@ export type TitleBody = z.input<typeof titleBodySchema>;
 
 export const updateTitleBodySchema = z.intersection(
   titleBodySchema,
-  z.object({ id: z.number().int().positive() }),
+  z.object({ id: z.number().int().positive().max(PG_INT_MAX) }),
 );
 
 export const listTitlesQuerySchema = pageQuerySchema.extend({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../validation/text.ts';
+import { PG_INT_MAX } from './common.ts';
 
 /** Trusteeship (托管, domain.md §8.4): hosting a device or 数电 account for issuing from the browser. */
 
@@ -22,7 +23,7 @@ const storeIds = z
   .transform((ids) => [...new Set(ids)]);
 
 export const handOverBodySchema = z.object({
-  device_id: z.number().int().positive(),
+  device_id: z.number().int().positive().max(PG_INT_MAX),
   /** stores that may issue through the hosted device */
   store_ids: storeIds,
   /** 办税小号 / contact phone for the hosting centre's SMS codes (optional) */
@@ -36,13 +37,13 @@ export const handOverBodySchema = z.object({
 export type HandOverBody = z.infer<typeof handOverBodySchema>;
 
 export const grantStoresBodySchema = z.object({
-  device_id: z.number().int().positive(),
+  device_id: z.number().int().positive().max(PG_INT_MAX),
   store_ids: storeIds,
 });
 export type GrantStoresBody = z.infer<typeof grantStoresBodySchema>;
 
 export const revokeBodySchema = z.object({
-  device_id: z.number().int().positive(),
+  device_id: z.number().int().positive().max(PG_INT_MAX),
   reason: text({ label: '撤销原因', multiline: true }).trim().max(200).default(''),
 });
 export type RevokeBody = z.infer<typeof revokeBodySchema>;

@@ -1,3 +1,4 @@
+import { PG_INT_MAX } from '@kaipiao/shared';
 import {
   applyStockBodySchema,
   checkTaxSchema,
@@ -40,8 +41,8 @@ const STOCK_MENUS = [
   '/device-project/device',
 ] as const;
 
-const idQuery = z.object({ id: z.coerce.number().int().positive() });
-const idBody = z.object({ id: z.number().int().positive() });
+const idQuery = z.object({ id: z.coerce.number().int().positive().max(PG_INT_MAX) });
+const idBody = z.object({ id: z.number().int().positive().max(PG_INT_MAX) });
 const done = z.object({ id: z.number() });
 
 /**
@@ -67,7 +68,9 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { menu: DEVICE_MENUS, scope: 'store' },
       schema: {
-        body: z.object({ store_id: z.number().int().optional() }).default({}),
+        body: z
+          .object({ store_id: z.number().int().min(-PG_INT_MAX).max(PG_INT_MAX).optional() })
+          .default({}),
         response: reply200(z.array(deviceItemSchema)),
       },
     },

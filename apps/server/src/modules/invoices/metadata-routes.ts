@@ -6,6 +6,7 @@ import {
   INVOICE_TYPES,
   type InvoiceType,
   PAPER_INVOICE_TYPES,
+  PG_INT_MAX,
   SPECIFIC_BUSINESS_DEFS,
   SUMMARY_STORE_ID,
   specificBusinessDefSchema,
@@ -48,7 +49,7 @@ const sortTypes = (codes: Iterable<string>) =>
     .sort((a, b) => TYPE_ORDER.indexOf(a as InvoiceType) - TYPE_ORDER.indexOf(b as InvoiceType));
 
 const equipmentQuerySchema = z.object({
-  store_id: z.coerce.number().int().optional(),
+  store_id: z.coerce.number().int().min(-PG_INT_MAX).max(PG_INT_MAX).optional(),
   /** 1 electronic, 2 paper, empty = all */
   invoice_style: z.enum(['', '1', '2']).optional(),
   /** 1 数电, 2 税控, empty = all */
@@ -133,7 +134,9 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { menu: EQUIPMENT_MENUS, scope: 'store' },
       schema: {
-        querystring: z.object({ store_id: z.coerce.number().int().optional() }),
+        querystring: z.object({
+          store_id: z.coerce.number().int().min(-PG_INT_MAX).max(PG_INT_MAX).optional(),
+        }),
         response: reply200(z.array(typeItemSchema)),
       },
     },
