@@ -6,6 +6,15 @@ import { AppError } from '../lib/app-error.ts';
 import { loggableError, PG_BAD_TEXT_CODES, pgErrorOf } from '../lib/db-error.ts';
 import { recordTextGaps } from '../lib/text-coverage.ts';
 
+/** The Chinese of Fastify's refusals of a request body (its content-type parser's errors). */
+const BODY_REFUSALS: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: messageFor(CODE.VALIDATION),
+  FST_ERR_CTP_EMPTY_JSON_BODY: '请求内容不能为空',
+  FST_ERR_CTP_BODY_TOO_LARGE: '提交的内容过大',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: '不支持的请求内容格式',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: '请求内容的长度不正确',
+};
+
 /**
  * One place turns failures into the envelope: handled ones are HTTP 200 with a non-zero code;
  * unknown paths and crashes stay HTTP errors with nothing internal leaked (spec §8, architecture §3).
@@ -52,11 +61,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         .status(200)
         .send({ code: CODE.RATE_LIMITED, message: messageFor(CODE.RATE_LIMITED), data: null });
     }
-    if (status < 500 && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return reply
-        .status(200)
-        .send({ code: CODE.VALIDATION, message: messageFor(CODE.VALIDATION), data: null });
-    }
+    // Fastify's own refusals of a body (truncated JSON, an empty one, too large, an unknown type)
+    // are bad input like any other: 10001 in Chinese, not its English 400/413/415
+    const refusal = status < 500 ? BODY_REFUSALS[err.code] : undefined;
+    if (refusal) return reply.status(200).send({ code: CODE.VALIDATION, message: refusal, data: null });
     return reply
       .status(status)
       .send({ code: status, message: status >= 500 ? messageFor(CODE.INTERNAL) : err.message, data: null });
