@@ -1,4 +1,4 @@
-import { CODE, hiddenCharMessage, messageFor } from '@kaipiao/shared';
+import { CODE, hiddenCharMessage, messageFor, withFieldName } from '@kaipiao/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -36,9 +36,15 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
           .replace(/\//g, '.'),
         message: v.message ?? messageFor(CODE.VALIDATION),
       }));
+      // the answer's message names its field in Chinese (门店名称：…) where the schema's own words
+      // do not; each error keeps its words, the form shows it at its field
+      const first = errors[0];
+      const part = err.validationContext ?? 'body';
+      const schema = (req.routeOptions.schema as Record<string, unknown> | undefined)?.[part];
+      const path = first?.field ? first.field.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)) : [];
       return reply.status(200).send({
         code: CODE.VALIDATION,
-        message: errors[0]?.message ?? messageFor(CODE.VALIDATION),
+        message: first ? withFieldName(first.message, path, schema) : messageFor(CODE.VALIDATION),
         data: { errors },
       });
     }

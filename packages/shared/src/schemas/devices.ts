@@ -40,7 +40,7 @@ export const REAL_NAME_STATES = {
   expired: '认证已过期',
 } as const;
 
-const mobile = text()
+const mobile = text('手机号')
   .trim()
   .regex(/^1\d{10}$/, '请输入正确的手机号');
 

@@ -10,6 +10,7 @@ import {
   hiddenCharMessage,
   isTextSchema,
   text,
+  textLabel,
 } from './text.ts';
 
 // one representative (or several) of every refused class
@@ -145,6 +146,14 @@ describe('text()', () => {
     expect(isTextSchema({})).toBe(false);
     expect(isTextSchema({ _zod: {} })).toBe(false);
     expect(isTextSchema({ _zod: { def: {} } })).toBe(false);
+  });
+
+  it('keeps the label it was given through chained methods (validation answers name the field)', () => {
+    expect(textLabel(text('门店名称').trim().max(50))).toBe('门店名称');
+    expect(textLabel(text({ label: '拒绝原因', multiline: true }).min(1))).toBe('拒绝原因');
+    expect(textLabel(text().max(3))).toBeUndefined();
+    expect(textLabel(z.string())).toBeUndefined();
+    expect(textLabel(undefined)).toBeUndefined();
   });
 
   it('guards the buyer name of an invoice and the title name', () => {

@@ -198,6 +198,56 @@ export const FIELD_LABELS: Record<string, string> = {
   to: '收件人',
   fault_code: '故障代码',
   fault_message: '故障信息',
+  // the blocks and switches of the issue form, the goods, scan-code and library forms
+  buyer: '购买方信息',
+  seller: '销售方信息',
+  'buyer.title_type': '购买方类型',
+  title_type: '抬头类型',
+  goods_info: '项目明细',
+  invoice_info: '发票信息',
+  line_kind: '行性质',
+  goods_id: '商品',
+  zero_rate_flag: '零税率标识',
+  price_includes_tax: '单价含税',
+  is_default: '设为默认商品',
+  total_amount: '合计金额',
+  total_tax: '合计税额',
+  total_price_with_tax: '价税合计',
+  specific_business_code: '特定业务',
+  building_service: '建筑服务',
+  goods_transport: '货物运输服务',
+  real_static_rent: '不动产经营租赁',
+  passenger_transport: '旅客运输服务',
+  hotel_stay: '住宿信息',
+  cross_city: '跨地（市）标志',
+  small_scale_reason: '开具3%征收率原因',
+  show_buyer_bank: '显示购买方银行账户',
+  show_seller_bank: '显示销售方银行账户',
+  send_email: '邮件发送',
+  items: '开票项目',
+  'items.name': '项目名称',
+  lines: '明细行',
+  blue_line_no: '蓝字发票行号',
+  invoice_types: '发票种类',
+  device_ids: '开票设备',
+  filters: '筛选条件',
+  limit: '条数',
+  mode: '开票方式',
+  valid_minutes: '有效期',
+  default_valid_minutes: '有效期',
+  code_id: '二维码',
+  hotel_only: '仅看酒店订单',
+  download: '下载方式',
+  inline: '打开方式',
+  invoice_style: '发票形式',
+  invoice_mode: '设备类型',
+  identity: '身份',
+  monthly_quota: '本月额度',
+  // the real-name dialog (spec §3)
+  auth_type: '认证方式',
+  auth_way: '登录方式',
+  ele_tax_login_type: '电子税务局登录方式',
+  judge_invoice_status: '开票状态检查',
 };
 
 /**
@@ -215,8 +265,9 @@ export function fieldLabel(path: readonly PropertyKey[]): string {
 
 export const hiddenCharMessage = (label: string) => `${label}含有不可见或控制字符，请删除后重新输入`;
 
-// every check text() made: lets a test walk the route table and find request strings without it
-const TEXT_CHECKS = new WeakSet<object>();
+// every check text() made, with the label it was given: lets a test walk the route table and find
+// request strings without it, and names a field in a validation answer (validation/zod-zh.ts)
+const TEXT_CHECKS = new WeakMap<object, string | undefined>();
 
 /**
  * A request string: `text()` instead of `z.string()`, then chain as usual (`text().trim().max(100)`).
@@ -229,13 +280,23 @@ export function text(opts: string | TextOptions = {}) {
     error: (iss) => hiddenCharMessage(o.label ?? fieldLabel(iss.path ?? [])),
     abort: true,
   });
-  TEXT_CHECKS.add(check);
+  TEXT_CHECKS.set(check, o.label);
   return z.string(o.error ? { error: o.error } : undefined).check(check);
 }
 
 /** Whether a zod string schema went through text() (for route-table tests). */
 export function isTextSchema(schema: unknown): boolean {
-  // Stryker disable next-line ArrayDeclaration: a string is never in the WeakSet of text() checks
+  // Stryker disable next-line ArrayDeclaration: a string is never in the WeakMap of text() checks
   const checks = (schema as { _zod?: { def?: { checks?: unknown[] } } })._zod?.def?.checks ?? [];
   return checks.some((c) => TEXT_CHECKS.has(c as object));
+}
+
+/** The label a text() schema was given (`text('门店名称')`), if any. */
+export function textLabel(schema: unknown): string | undefined {
+  const checks = (schema as { _zod?: { def?: { checks?: unknown[] } } } | undefined)?._zod?.def?.checks ?? [];
+  for (const c of checks) {
+    const label = TEXT_CHECKS.get(c as object);
+    if (label) return label;
+  }
+  return undefined;
 }

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { chineseIssueMessage } from './zod-zh.ts';
+import { MSG } from './messages.ts';
+import { text } from './text.ts';
+import { chineseIssueMessage, fieldName, schemaAt, withFieldName } from './zod-zh.ts';
 import '../index.ts';
 
 const HAN = /[\u4e00-\u9fff]/;
@@ -64,7 +66,11 @@ describe('chineseIssueMessage: every issue code, worded in Chinese', () => {
     [{ code: 'invalid_type', path: ['count'], expected: 'int', input: 'x' }, '数量须为数字'],
     [{ code: 'invalid_type', path: ['count'], expected: 'bigint', input: 'x' }, '数量须为数字'],
     [{ code: 'invalid_type', path: ['ids'], expected: 'array', input: 'x' }, '编号须为列表'],
-    [{ code: 'invalid_type', path: ['buyer'], expected: 'object', input: 'x' }, '字段“buyer”格式不正确'],
+    [{ code: 'invalid_type', path: ['buyer'], expected: 'object', input: 'x' }, '购买方信息格式不正确'],
+    [
+      { code: 'invalid_type', path: ['no_label'], expected: 'object', input: 'x' },
+      '字段“no_label”格式不正确',
+    ],
     [{ code: 'invalid_type', path: ['full'], expected: 'boolean', input: 'x' }, '是否全额须为是或否'],
     [{ code: 'invalid_type', path: ['name'], expected: 'string', input: 5 }, '名称格式不正确'],
     // too_small: strings and lists at 1 ask to fill in / pick, above 1 give the count
@@ -139,5 +145,87 @@ describe('chineseIssueMessage: every issue code, worded in Chinese', () => {
     expect(message(z.object({ count: z.bigint() }), { count: 1 })).toBe('数量须为数字');
     expect(message(z.object({ full: z.boolean() }), { full: 'x' })).toBe('是否全额须为是或否');
     expect(message(z.object({ ids: z.array(z.number()) }), { ids: 'x' })).toBe('编号须为列表');
+  });
+});
+
+describe('numbers past what anyone types', () => {
+  it('says out of range instead of quoting a PostgreSQL or safe-integer bound', () => {
+    const message = (schema: z.ZodType, input: unknown) => schema.safeParse(input).error?.issues[0]?.message;
+    expect(message(z.object({ page: z.number().int() }), { page: 1e20 })).toBe('页码超出允许范围');
+    expect(message(z.object({ device_id: z.number().max(2_147_483_647) }), { device_id: 2 ** 31 })).toBe(
+      '开票设备超出允许范围',
+    );
+    expect(message(z.object({ store_id: z.number().min(-2_147_483_647) }), { store_id: -(2 ** 31) })).toBe(
+      '门店超出允许范围',
+    );
+    expect(message(z.object({ count: z.number().max(100_000) }), { count: 100_001 })).toBe(
+      '数量不能大于100000',
+    );
+  });
+
+  it('has zod’s zh-CN locale under our words: nothing falls back to English', () => {
+    const locale = z.config().localeError;
+    const issue = { code: 'invalid_type', expected: 'string', input: 1, path: [] };
+    expect(locale?.(issue as never)).toMatch(/[\u4e00-\u9fff]/);
+  });
+});
+
+describe('withFieldName: the field named in a validation answer', () => {
+  const schema = z.object({
+    date_from: text()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式须为YYYY-MM-DD')
+      .optional(),
+    code: text({ label: '门店编号' }).regex(/^\w+$/, '门店编号为字母、数字或_'),
+    phone: z.union([text('手机号').regex(/^1\d{10}$/, '请输入正确的手机号'), z.literal('')]).default(''),
+    buyer: z.object({ name: text().min(1, '请输入购买方名称') }),
+    goods_info: z.array(z.object({ price: text().regex(/^\d+$/, '数值格式不正确') })),
+    extra: text().regex(/^x$/, '格式不对'),
+  });
+
+  it('names the field when the message does not', () => {
+    expect(withFieldName('日期格式须为YYYY-MM-DD', ['date_from'], schema)).toBe(
+      '开始日期：日期格式须为YYYY-MM-DD',
+    );
+    expect(withFieldName('数值格式不正确', ['goods_info', 0, 'price'], schema)).toBe('单价：数值格式不正确');
+    // without the schema, the label map alone
+    expect(withFieldName('数值格式不正确', ['goods_info', 0, 'price'])).toBe('单价：数值格式不正确');
+  });
+
+  it('leaves a message that names the field (by its text() label or the map, 购买方 = 购方)', () => {
+    expect(withFieldName('门店编号为字母、数字或_', ['code'], schema)).toBe('门店编号为字母、数字或_');
+    expect(withFieldName('请输入正确的手机号', ['phone'], schema)).toBe('请输入正确的手机号');
+    expect(withFieldName('请输入购买方名称', ['buyer', 'name'], schema)).toBe('请输入购买方名称');
+    expect(withFieldName('购方名称最多300个字', ['buyer', 'name'], schema)).toBe('购方名称最多300个字');
+    expect(withFieldName('统一社会信用代码校验位不正确', ['tax_code'])).toBe('统一社会信用代码校验位不正确');
+  });
+
+  it('leaves the spec’s messages, a field with no Chinese name and the whole body alone', () => {
+    expect(withFieldName(MSG.PICTURE_CODE, ['picture_code'], schema)).toBe('请输入4位验证码');
+    expect(withFieldName(MSG.SMS_CODE_REQUIRED, ['sms_code'])).toBe(MSG.SMS_CODE_REQUIRED);
+    expect(withFieldName('格式不对', ['extra'], schema)).toBe('格式不对');
+    expect(withFieldName('格式不对', ['not', 'in', 'the', 'schema'], schema)).toBe('格式不对');
+    expect(withFieldName('输入内容格式不正确', [], schema)).toBe('输入内容格式不正确');
+  });
+
+  it('finds a field’s schema through wrappers, lists, unions, intersections and pipes', () => {
+    expect(schemaAt(schema, ['goods_info', 3, 'price'])).toBe(schema.shape.goods_info.element.shape.price);
+    expect(schemaAt(schema, ['nothing'])).toBeUndefined();
+    expect(schemaAt(schema, ['date_from', 'deeper'])).toBeUndefined();
+    const both = z.intersection(z.object({ a: text() }), z.object({ b: text('乙') }));
+    expect(schemaAt(both, ['b'])).toBe(both._zod.def.right.shape.b);
+    const either = z.union([z.object({ a: text() }), z.object({ b: text('乙') })]);
+    expect(schemaAt(either, ['b'])).toBeDefined();
+    const piped = z.object({ n: z.string().transform(Number).pipe(z.number()) });
+    expect(schemaAt(piped, ['n'])).toBeDefined();
+    const lazy = z.lazy(() => z.object({ r: z.record(z.string(), text('值')) }));
+    expect(schemaAt(lazy, ['r', 'k'])).toBeDefined();
+  });
+
+  it('reads the label map: most specific path first, then the common names, else none', () => {
+    expect(fieldName(['buyer', 'name'])).toBe('购方名称');
+    expect(fieldName(['goods_info', 2, 'price'])).toBe('单价');
+    expect(fieldName(['device_id'])).toBe('开票设备');
+    expect(fieldName(['something_new'])).toBeUndefined();
+    expect(fieldName([])).toBeUndefined();
   });
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { fieldLabel } from './text.ts';
+import { PG_INT_MAX } from '../schemas/common.ts';
+import { MSG } from './messages.ts';
+import { FIELD_LABELS, fieldLabel, textLabel } from './text.ts';
 
 /**
  * Chinese for every validation failure a schema does not word itself (issue 21 / 11: no English
@@ -56,11 +58,114 @@ const COMMON_LABELS: Record<string, string> = {
 };
 
 function labelOf(path: readonly PropertyKey[]): string {
-  const label = fieldLabel(path);
-  // Stryker disable next-line ConditionalExpression,StringLiteral: no FIELD_LABELS key ends in a COMMON_LABELS key, so a labelled path never has a common name instead
-  if (!label.startsWith('字段')) return label;
-  const last = [...path].reverse().find((k): k is string => typeof k === 'string');
-  return (last && COMMON_LABELS[last]) || label;
+  return fieldName(path) ?? fieldLabel(path);
+}
+
+/**
+ * The Chinese name of the field at `path` from the shared label map (FIELD_LABELS, most specific
+ * path first, then the common names of ids and paging); undefined when it has none.
+ */
+export function fieldName(path: readonly PropertyKey[]): string | undefined {
+  const keys = path.filter((k): k is string => typeof k === 'string');
+  for (let i = 0; i < keys.length; i++) {
+    const label = FIELD_LABELS[keys.slice(i).join('.')];
+    if (label) return label;
+  }
+  const last = keys.at(-1);
+  return (last && COMMON_LABELS[last]) || undefined;
+}
+
+type Def = { type?: string; [k: string]: unknown };
+const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
+
+/** The schema a value at `path` is checked against (wrappers, lists, unions and pipes followed). */
+export function schemaAt(schema: unknown, path: readonly PropertyKey[]): unknown {
+  let s = schema;
+  let i = 0;
+  for (let step = 0; step < 200 && s; step++) {
+    const def = defOf(s);
+    if (!def) return undefined;
+    const key = path[i];
+    switch (def.type) {
+      case 'optional':
+      case 'nullable':
+      case 'default':
+      case 'prefault':
+      case 'catch':
+      case 'readonly':
+      case 'nonoptional':
+        s = def.innerType;
+        continue;
+      case 'pipe':
+        s = defOf(def.in)?.type === 'transform' ? def.out : def.in;
+        continue;
+      case 'lazy':
+        s = (def.getter as () => unknown)();
+        continue;
+    }
+    if (i === path.length) return s;
+    switch (def.type) {
+      case 'object':
+        s = (def.shape as Record<PropertyKey, unknown>)[key as PropertyKey] ?? def.catchall;
+        break;
+      case 'array':
+        s = def.element;
+        break;
+      case 'record':
+        s = def.valueType;
+        break;
+      case 'intersection':
+        return schemaAt(def.left, path.slice(i)) ?? schemaAt(def.right, path.slice(i));
+      case 'union':
+        for (const o of def.options as unknown[]) {
+          const found = schemaAt(o, path.slice(i));
+          if (found) return found;
+        }
+        return undefined;
+      default:
+        return undefined;
+    }
+    i++;
+  }
+  return s;
+}
+
+/** The label a field's text() was given, in it or in one of its union's options (a mobile or ''). */
+function ownLabel(schema: unknown): string | undefined {
+  const def = defOf(schema);
+  if (def?.type === 'union') {
+    for (const o of def.options as unknown[]) {
+      const label = ownLabel(schemaAt(o, []));
+      if (label) return label;
+    }
+  }
+  return textLabel(schema);
+}
+
+// the spec's own words (spec §5) stay exactly as the spec gives them
+const SPEC_MESSAGES = new Set<unknown>(Object.values(MSG));
+// the same field in other words: the forms' 购买方 / 销售方 are the label map's 购方 / 销方, and an
+// 18-character 纳税人识别号 is the 统一社会信用代码 its checksum message names
+const sameWords = (s: string) =>
+  s
+    .replace(/购买方/g, '购方')
+    .replace(/销售方/g, '销方')
+    .replace(/统一社会信用代码/g, '纳税人识别号');
+
+/**
+ * A validation answer's message with its field named (issue 11): `门店名称：…` when the message a
+ * schema gave does not name the field already. The name is the one the field's text() was given
+ * (`text('门店编号')`), else the shared label map's; a message that names either, a field with no
+ * Chinese name, and the spec's fixed messages are left as they are. Zod's own words, when a schema
+ * gives none, name the field already (chineseIssueMessage).
+ */
+export function withFieldName(message: string, path: readonly PropertyKey[], schema?: unknown): string {
+  if (SPEC_MESSAGES.has(message)) return message;
+  const names = [schema === undefined ? undefined : ownLabel(schemaAt(schema, path)), fieldName(path)].filter(
+    (n): n is string => Boolean(n),
+  );
+  if (names.length === 0 || names.some((n) => sameWords(message).includes(sameWords(n)))) return message;
+  return `${names[0]}：${message}`;
 }
 
 export function chineseIssueMessage(iss: Issue): string {
@@ -80,12 +185,15 @@ export function chineseIssueMessage(iss: Issue): string {
       if (iss.origin === 'string') return min <= 1 ? `请填写${label}` : `${label}至少${min}${UNIT.string}`;
       if (iss.origin === 'array' || iss.origin === 'set')
         return min <= 1 ? `请至少选择一项${label}` : `${label}至少${min}项`;
+      // a bound no one types (an id's PostgreSQL range, a safe integer's) is no number to quote
+      if (min <= -PG_INT_MAX) return `${label}超出允许范围`;
       return `${label}不能${iss.inclusive === false ? '小于或等于' : '小于'}${min}`;
     }
     case 'too_big': {
       const max = Number(iss.maximum);
       if (iss.origin === 'string') return `${label}最多${max}${UNIT.string}`;
       if (iss.origin === 'array' || iss.origin === 'set') return `${label}最多${max}项`;
+      if (max >= PG_INT_MAX) return `${label}超出允许范围`;
       return `${label}不能${iss.inclusive === false ? '大于或等于' : '大于'}${max}`;
     }
     case 'invalid_format':
@@ -107,10 +215,15 @@ export function chineseIssueMessage(iss: Issue): string {
 
 let installed = false;
 
-/** Makes `chineseIssueMessage` zod's message for every issue a schema leaves unworded (idempotent). */
+/**
+ * Makes `chineseIssueMessage` zod's message for every issue a schema leaves unworded (idempotent),
+ * over zod's own zh-CN locale: zod asks a schema's message first, then this, then the locale, so
+ * nothing ever falls back to English.
+ */
 export function installChineseMessages(): void {
   if (installed) return;
   installed = true;
+  z.config(z.locales.zhCN());
   z.config({ customError: (iss) => chineseIssueMessage(iss as unknown as Issue) });
 }
 
