@@ -28,8 +28,16 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     accessService: AccessService;
-    /** every API route with its declared scope (the store matrix test walks it) */
-    routeTable: { method: string; url: string; scope: RouteScope | undefined }[];
+    /**
+     * every API route with its declared scope (the store matrix test walks it) and its request
+     * schemas (the malformed-input walk generates bad bodies and queries from them)
+     */
+    routeTable: {
+      method: string;
+      url: string;
+      scope: RouteScope | undefined;
+      schema: { body?: unknown; querystring?: unknown; params?: unknown } | undefined;
+    }[];
   }
 }
 
@@ -92,7 +100,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRoute', (route) => {
     if (!isApi(route.url) || route.method === 'HEAD') return;
     const scope = routeScope(route.config as { auth?: string; scope?: RouteScope } | undefined);
-    for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url, scope });
+    const schema = route.schema as FastifyInstance['routeTable'][number]['schema'];
+    for (const method of [route.method].flat())
+      app.routeTable.push({ method, url: route.url, scope, schema });
     if (!scope) undeclared.push(`${route.method} ${route.url}`);
   });
   app.addHook('onReady', async () => {
