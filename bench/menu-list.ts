@@ -129,7 +129,7 @@ async function main() {
   const scope = `client_id=${clientId}&sid=-1`;
   // the first screen of a store: the clerk's own store selected, as the console sends it
   const storeList = (
-    (await (await fetch(`${appUrl}/v3/client/client-store-list?${scope}`, { headers })).json()) as {
+    (await (await fetch(`${appUrl}/v3/user/store-list?client_id=${clientId}`, { headers })).json()) as {
       data: Array<{ client_store_id: number }>;
     }
   ).data;
