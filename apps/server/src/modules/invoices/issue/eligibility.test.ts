@@ -111,10 +111,28 @@ describe('the device rule (one home: issuing, batch upload and the issuing state
       expect(Object.keys(RULE_SQL).map(Number).sort()).toEqual(DEVICE_RULES.map((r) => r.code).sort());
     });
 
+    const edges = fc.record({
+      limit: fc.constantFrom('free', 'equal', 'cent-under'),
+      quota: fc.constantFrom('free', 'equal', 'cent-under'),
+    });
+    const atEdge = (d: DeviceFacts, a: IssueAsk, e: { limit: string; quota: string }): DeviceFacts => {
+      const cents = Math.round(Number(a.amount) * 100);
+      const at = (mode: string) => ((mode === 'equal' ? cents : cents - 1) / 100).toFixed(2);
+      const out = { ...d };
+      if (e.limit !== 'free') out.per_invoice_limit = at(e.limit);
+      if (e.quota !== 'free') {
+        out.monthly_quota = '5000.00';
+        out.quota_used = (5000 - Number(at(e.quota))).toFixed(2);
+      }
+      return out;
+    };
+
     it('on 300 generated devices and invoices (nulls included)', async () => {
       await fc.assert(
-        fc.asyncProperty(facts, asks, async (d, a) => {
-          // a device with all its rules passing most of the time, so both answers are exercised
+        fc.asyncProperty(facts, asks, edges, async (generated, a, edge) => {
+          // the boundaries where a comparison's direction shows: the limit at exactly the amount or a
+          // cent under it, the quota left at exactly the amount or a cent under it
+          const d = atEdge(generated, a, edge);
           const res = await t.db.execute<{ ok: boolean | null }>(sql`
             select (${eligibleSql(a)}) as ok from (select
               ${d.device_id}::int as device_id, ${d.bound}::boolean as bound,
