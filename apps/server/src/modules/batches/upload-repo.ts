@@ -1,6 +1,7 @@
 import type { BatchDryRun } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import { storeMayUseDeviceSql } from '../invoices/issue/eligibility-sql.ts';
 
 /**
  * The reads of a batch's upload and dry run (service.ts; the batches' own rows are in repo.ts): the
@@ -31,8 +32,7 @@ export async function loadDevice(
   const res = await db.execute<DeviceRow>(sql`
     select d.id, d.name, d.kind, d.status, d.online, d.locked, d.invoice_types, d.per_invoice_limit,
       d.monthly_quota, case when d.quota_month = ${month} then d.quota_used else 0 end as quota_used,
-      (exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId})
-        or exists (select 1 from trusteeship_grants tg where tg.device_id = d.id and tg.store_id = ${storeId})) as bound
+      ${storeMayUseDeviceSql(sql`d.id`, sql`${storeId}::int`)} as bound
     from tax_devices d where d.id = ${deviceId} and d.client_id = ${clientId}`);
   return res.rows[0] ?? null;
 }

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { DeviceRow } from '../devices/repo.ts';
+import { storeMayUseDeviceSql } from './issue/eligibility-sql.ts';
 
 /**
  * The SQL of the invoice form's metadata (metadata-routes.ts): the business's stores, the active
@@ -13,23 +15,8 @@ export async function storeOfBusiness(db: DbOrTx, clientId: number, id: number):
   return res.rows.length > 0;
 }
 
-export type EquipmentRow = {
-  id: number;
-  kind: string;
-  channel: string;
-  name: string;
-  device_no: string;
-  extension_no: number;
-  parent_id: number | null;
-  online: boolean;
-  locked: boolean;
-  invoice_types: string[];
-  per_invoice_limit: string;
-  monthly_quota: string | null;
-  quota_used: string;
-  quota_month: string;
-  stock: Record<string, number | string> | null;
-};
+/** A device as the issue form lists it: the devices page's row without hosting, status and stores. */
+export type EquipmentRow = Omit<DeviceRow, 'hosted' | 'status' | 'stores'>;
 
 /**
  * The business's active devices bound or granted (hosted issuing) to one of `stores` (null = any
@@ -82,6 +69,6 @@ export async function deviceKinds(
         select distinct unnest(d.invoice_types) as t
         from tax_devices d
         where d.client_id = ${clientId} and d.status = 'active'
-          ${storeId !== undefined ? sql`and (exists (select 1 from device_stores ds where ds.device_id = d.id and ds.store_id = ${storeId}) or exists (select 1 from trusteeship_grants tg where tg.device_id = d.id and tg.store_id = ${storeId}))` : sql``}`);
+          ${storeId !== undefined ? sql`and ${storeMayUseDeviceSql(sql`d.id`, sql`${storeId}::int`)}` : sql``}`);
   return res.rows.map((r) => r.t);
 }

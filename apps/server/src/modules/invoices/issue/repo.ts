@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../../channels/numbers.ts';
 import type { Db } from '../../../db/client.ts';
 import { executePrepared } from '../../../lib/prepared.ts';
 import type { IssueContext, NewInvoice } from '../repo.ts';
-import { eligibleSql } from './eligibility-sql.ts';
+import { eligibleSql, storeMayUseDeviceSql } from './eligibility-sql.ts';
 
 /**
  * The 票面 QR text in SQL over the channel's CTE `issued`, recorded in the statement that allocates the
@@ -145,12 +145,6 @@ const linesInsert = (from: SQL) => sql`
     amount numeric, tax_rate numeric, tax_amount numeric, amount_with_tax numeric, preferential_code text,
     zero_rate_flag text)`;
 
-/** Whether the store may issue through the device: bound to it, or granted while it is hosted. */
-const boundSql = (deviceId: SQL, storeId: SQL) => sql`
-  (exists (select 1 from device_stores ds where ds.device_id = ${deviceId} and ds.store_id = ${storeId})
-    -- or a store granted hosted issuing (trusteeship module; rows exist only while hosted)
-    or exists (select 1 from trusteeship_grants tg where tg.device_id = ${deviceId} and tg.store_id = ${storeId}))`;
-
 /** The seller's columns of the business row `c`. */
 const SELLER = sql.raw(`c.id as client_id, c.name as seller_name, c.tax_code as seller_tax_code,
   c.address as seller_address, c.phone as seller_phone, c.bank_name as seller_bank_name,
@@ -175,7 +169,7 @@ export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext
         d.id as device_id, d.status as device_status, d.online, d.locked, d.invoice_types,
         d.per_invoice_limit, d.monthly_quota,
         case when d.quota_month = ${n.month} then d.quota_used else 0 end as quota_used,
-        ${boundSql(sql`d.id`, sql`${n.storeId}::int`)} as bound,
+        ${storeMayUseDeviceSql(sql`d.id`, sql`${n.storeId}::int`)} as bound,
         (select coalesce(sum(r.end_no - r.next_no + 1), 0) from channel_number_ranges r
           where r.device_id = d.id and r.invoice_type = ${req.invoice_type} and r.next_no <= r.end_no) as stock,
         i.id as inv_id, i.request_hash as inv_hash, i.status as inv_status
@@ -223,7 +217,7 @@ export function issueAtOnceSql(items: NewInvoice[]): IssuedSql {
       -- a subquery per row, not an anti-join: the planner guesses 100 request rows and would hash
       -- the whole invoices table for a generic plan of this prepared statement
       where (select i.id from invoices i where i.client_id = c.id and i.serial_no = r.serial_no) is null
-        and ${boundSql(sql`${first.deviceId}::int`, sql`r.store_id`)}`,
+        and ${storeMayUseDeviceSql(sql`${first.deviceId}::int`, sql`r.store_id`)}`,
     ctes: sql`
       recorded as (
         ${invoicesInsert(first.deviceId, sql`guard r join issued on issued.serial_no = r.serial_no`, 'r', qr)}
