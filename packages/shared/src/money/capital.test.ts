@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import Nzh from 'nzh';
 import nzhcn from 'nzh/cn';
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatMoney, toChineseCapital, toChineseNumeral } from './capital.ts';
+import {
+  formatAmount,
+  formatMoney,
+  formatQuantity,
+  formatUnitPrice,
+  toChineseCapital,
+  toChineseNumeral,
+} from './capital.ts';
 import { Dec } from './decimal.ts';
 
 // domain.md §5.4 vectors (nzh@1.0.14 output with 元); invoices print 圆.
@@ -186,5 +193,41 @@ describe('toChineseNumeral / formatMoney — edges', () => {
   it('formatMoney with no decimals prints no point', () => {
     expect(formatMoney('1234567.5', { fractionDigits: 0 })).toBe('1,234,568');
     expect(formatMoney(-999.4, { fractionDigits: 0, symbol: true })).toBe('-¥999');
+  });
+});
+
+describe('formatQuantity / formatUnitPrice: up to 8 decimals, trailing zeros trimmed', () => {
+  it.each([
+    // what the detail drawer showed raw (issue 24)
+    ['2.00000000', '2'],
+    ['4716.98000000', '4716.98'],
+    ['9433.96226415', '9433.96226415'],
+    ['0.50000000', '0.5'],
+    ['100', '100'],
+    ['1000000', '1000000'],
+    ['12.5', '12.5'],
+    // more than 8 decimals round half-up at the 8th
+    ['1.123456785', '1.12345679'],
+    ['1.123456784', '1.12345678'],
+    ['0.000000004', '0'],
+    ['-3.00000000', '-3'],
+    ['-0.000000001', '0'],
+    [2, '2'],
+    [0.1 + 0.2, '0.3'],
+    ['1,234.50', '1234.5'],
+    [null, ''],
+    [undefined, ''],
+    ['', ''],
+    ['abc', ''],
+    ['1e3', ''],
+  ])('%j → %j', (value, shown) => {
+    expect(formatQuantity(value as string | number | null | undefined)).toBe(shown);
+    expect(formatUnitPrice(value as string | number | null | undefined)).toBe(shown);
+  });
+
+  it('amounts keep their 2 decimals beside it: the same figure differs only by the trailing zeros', () => {
+    expect(formatMoney('4716.98000000')).toBe('4,716.98');
+    expect(formatMoney('2.00000000')).toBe('2.00');
+    expect(formatQuantity('2.00000000')).toBe('2');
   });
 });

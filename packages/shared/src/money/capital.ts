@@ -1,4 +1,4 @@
-import { Dec, type DecimalInput, dec, fixed } from './decimal.ts';
+import { Dec, type DecimalInput, dec, fixed, trimmed } from './decimal.ts';
 import { MONEY_MSG } from './messages.ts';
 
 const DIGITS = '零壹贰叁肆伍陆柒捌玖';
@@ -122,3 +122,21 @@ export function formatMoney(
   const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${negative ? '-' : ''}${options.symbol ? '¥' : ''}${grouped}${frac ? `.${frac}` : ''}`;
 }
+
+/**
+ * 数量 and 单价 as shown (console, PDF, XML): up to 8 decimals, half-up, trailing zeros trimmed, no
+ * grouping: '2.00000000' → '2', '4716.98000000' → '4716.98'. Empty or unparsable input gives ''.
+ * Amounts take formatMoney / formatAmount (always 2 decimals).
+ */
+export function formatQuantity(value: DecimalInput | null | undefined): string {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: null, undefined and '' all fail in trimmed() below, whose catch gives ''
+  if (value === null || value === undefined || value === '') return '';
+  try {
+    return trimmed(value, 8);
+  } catch {
+    return '';
+  }
+}
+
+/** 单价 is shown like a quantity (domain.md §2: both carry up to 8 decimals). */
+export const formatUnitPrice = formatQuantity;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SMALL_SCALE_3_PERCENT_REASONS } from '../money/rates.ts';
-import { blueInvoiceRequestSchema } from './invoice.ts';
+import { blueInvoiceRequestSchema, canVoidInvoiceType, INVOICE_TYPES } from './invoice.ts';
 
 const body = () => ({
   serial_no: 'WEBserial0001',
@@ -40,5 +40,27 @@ describe('blueInvoiceRequestSchema small_scale_reason (slsm, domain.md §2.6)', 
       expect(res.success).toBe(false);
       expect(res.error?.issues[0]?.path).toEqual(['small_scale_reason']);
     }
+  });
+});
+
+describe('canVoidInvoiceType (作废, domain.md §3.1)', () => {
+  it.each([
+    ['81', false], // 数电专票
+    ['82', false], // 数电普票
+    ['026', false], // 增值税电子普通发票
+    ['028', false], // 增值税电子专用发票
+    ['032', false], // 区块链电子发票
+    ['004', true], // 增值税专用发票 (paper)
+    ['007', true], // 增值税普通发票 (paper)
+    ['025', true], // 卷式 (paper)
+    ['', false],
+    ['999', false],
+  ])('%s → %s', (kind, voidable) => {
+    expect(canVoidInvoiceType(kind)).toBe(voidable);
+  });
+
+  it('covers every kind of the table: only the three paper kinds can be voided', () => {
+    const voidable = Object.keys(INVOICE_TYPES).filter(canVoidInvoiceType);
+    expect(voidable.sort()).toEqual(['004', '007', '025']);
   });
 });

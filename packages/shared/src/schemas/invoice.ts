@@ -24,6 +24,14 @@ export const invoiceTypeSchema = z.enum(Object.keys(INVOICE_TYPES) as [InvoiceTy
 export const SPECIAL_INVOICE_TYPES: readonly InvoiceType[] = ['81', '004', '028'];
 /** Paper kinds: only these can be voided, same month (domain.md §3.1). */
 export const PAPER_INVOICE_TYPES: readonly InvoiceType[] = ['004', '007', '025'];
+/**
+ * Whether invoices of this kind can be voided (作废) at all, domain.md §3.1: paper kinds only; 数电
+ * (81/82) and the other electronic kinds are corrected by a red invoice. The web offers 作废 only where
+ * this holds; the server refuses the rest (RED_CODE.VOID_ELECTRONIC, via voidRefusal).
+ */
+export function canVoidInvoiceType(invoiceType: string): boolean {
+  return (PAPER_INVOICE_TYPES as readonly string[]).includes(invoiceType);
+}
 /** 数电 kinds: 20-digit numbers, no invoice code. */
 export const DIGITAL_INVOICE_TYPES: readonly InvoiceType[] = ['81', '82'];
 

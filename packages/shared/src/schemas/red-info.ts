@@ -3,7 +3,7 @@ import { RED_CODE } from '../errors/codes.ts';
 import { INVOICE_LINE_LIMITS } from '../invoice/line-limits.ts';
 import { beijingMonth } from '../time/beijing.ts';
 import { text } from '../validation/text.ts';
-import { DIGITAL_INVOICE_TYPES, PAPER_INVOICE_TYPES } from './invoice.ts';
+import { canVoidInvoiceType, DIGITAL_INVOICE_TYPES } from './invoice.ts';
 
 /**
  * Red-letter invoices and voiding (domain.md §3): the 数电 红字确认单, the older kinds' 红字信息表,
@@ -288,7 +288,7 @@ export function voidRefusal(
   issuedAt: string | Date | null,
   now = new Date(),
 ): number | null {
-  if (!(PAPER_INVOICE_TYPES as readonly string[]).includes(invoiceType)) return RED_CODE.VOID_ELECTRONIC;
+  if (!canVoidInvoiceType(invoiceType)) return RED_CODE.VOID_ELECTRONIC;
   if (!issuedAt) return RED_CODE.VOID_NOT_ISSUED;
   if (beijingMonth(issuedAt) !== beijingMonth(now)) return RED_CODE.VOID_PAST_MONTH;
   return null;
