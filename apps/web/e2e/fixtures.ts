@@ -184,8 +184,17 @@ export function scopeLink(page: Page, business: string, store: string) {
 }
 
 /** Opens the user menu in the top bar (spec §2: Change Password, Log out). */
+/**
+ * Opens the user menu and waits for its panel. The menu opens on hover and toggles on click, so a
+ * click right after the mouse came to rest on it can close what the hover just opened (CI saw the
+ * 修改密码 button never appear once): click only while the panel is not showing, until it shows.
+ */
 export async function openUserMenu(page: Page, nickname: string) {
-  await page.getByRole('button', { name: nickname }).click();
+  const panelItem = page.getByRole('button', { name: '退出登录' });
+  await expect(async () => {
+    if (!(await panelItem.isVisible())) await page.getByRole('button', { name: nickname }).click();
+    await expect(panelItem).toBeVisible({ timeout: 1_500 });
+  }).toPass({ timeout: 10_000, intervals: [300] });
 }
 
 /**
