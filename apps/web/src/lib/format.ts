@@ -1,3 +1,4 @@
+import { formatMoney } from '@kaipiao/shared/money/capital';
 import { beijingDateTime, beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 
 /** Display formats shared by the pages: times in Beijing time and amounts with thousands separators. */
@@ -8,10 +9,7 @@ export function beijingTime(iso: string | null | undefined, withSeconds = false)
   return withSeconds ? beijingDateTime(iso) : beijingDateTimeMinutes(iso);
 }
 
-/** "1,234.50" */
+/** "1,234.50": the shared money formatter (decimal, half-up); what it cannot read is shown as it is. */
 export function money(v: string | number): string {
-  const n = Number(v);
-  return Number.isFinite(n)
-    ? n.toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-    : String(v);
+  return formatMoney(v) || String(v);
 }

@@ -1,9 +1,8 @@
-import { formatAmount, rateLabel, toChineseCapital, trimmed } from '@kaipiao/shared';
+import { formatAmount, formatQuantity, rateLabel, toChineseCapital } from '@kaipiao/shared';
 import type { DocLine } from './model.ts';
 
-/** A stored decimal without trailing zeros: "1.50000000" → "1.5", "2.00" → "2"; null → ''. */
-export const trimDecimal = (v: string | null | undefined): string =>
-  v === null || v === undefined || v === '' ? '' : trimmed(v);
+/** 数量 / 单价 as the console shows them (shared formatQuantity): "1.50000000" → "1.5"; null → ''. */
+export const trimDecimal = (v: string | null | undefined): string => formatQuantity(v);
 
 /** Two decimals: "1234.50". */
 export const money2 = (v: string): string => formatAmount(v);

@@ -1,6 +1,6 @@
 import type { InvoiceDetail } from '@kaipiao/shared/schemas/query';
 import { describe, expect, it } from 'vitest';
-import { ticketOf, trimZeros } from './ticket.ts';
+import { ticketOf } from './ticket.ts';
 
 const detail = (over: Partial<InvoiceDetail['invoice']> = {}): InvoiceDetail =>
   ({
@@ -75,11 +75,5 @@ describe('ticketOf', () => {
     ).toBe('01,10,033002300111,01234567,1000.00,20261124,12345678901234567890,6912,');
     // a kind without a QR rule prints none
     expect(ticketOf(detail({ invoice_type: '999' as never })).qr).toBe('');
-  });
-
-  it('trims trailing zeros of quantities and prices', () => {
-    expect(trimZeros('2.00000000')).toBe('2');
-    expect(trimZeros('12.50000000')).toBe('12.5');
-    expect(trimZeros('100')).toBe('100');
   });
 });

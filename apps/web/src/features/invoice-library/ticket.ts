@@ -1,4 +1,11 @@
-import { formatMoney, invoiceQrText, qrRuleFor, toChineseCapital } from '@kaipiao/shared/money/index';
+import {
+  formatMoney,
+  formatQuantity,
+  formatUnitPrice,
+  invoiceQrText,
+  qrRuleFor,
+  toChineseCapital,
+} from '@kaipiao/shared/money/index';
 import { INVOICE_TYPES, type InvoiceType } from '@kaipiao/shared/schemas/invoice';
 import type { InvoiceDetail } from '@kaipiao/shared/schemas/query';
 import { beijingTime } from './utils.ts';
@@ -47,7 +54,7 @@ export function ticketOf(d: InvoiceDetail): Ticket {
       : '');
   const lines = d.lines.map((l) => {
     const qty = l.quantity
-      ? `${trimZeros(l.quantity)}${l.unit} × ${trimZeros(l.unit_price_with_tax ?? l.unit_price ?? '')}`
+      ? `${formatQuantity(l.quantity)}${l.unit} × ${formatUnitPrice(l.unit_price_with_tax ?? l.unit_price)}`
       : '';
     return {
       no: l.line_no,
@@ -76,9 +83,4 @@ export function ticketOf(d: InvoiceDetail): Ticket {
     remark: inv.remark,
     drawer: inv.drawer,
   };
-}
-
-/** '2.00000000' → '2', '12.50000000' → '12.5' (unit prices and quantities carry 8 decimals). */
-export function trimZeros(v: string): string {
-  return v.includes('.') ? v.replace(/\.?0+$/, '') : v;
 }

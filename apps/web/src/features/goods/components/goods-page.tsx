@@ -1,6 +1,7 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import { formatUnitPrice } from '@kaipiao/shared/money/capital';
 import type { GoodsItem } from '@kaipiao/shared/schemas/goods';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
@@ -76,7 +77,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
           <Typography.Text type="secondary">开票时填写</Typography.Text>
         ) : (
           <Space size={4}>
-            <span>{r.price}</span>
+            <span>{formatUnitPrice(r.price)}</span>
             <Tag bordered={false}>{r.price_includes_tax ? '含税' : '不含税'}</Tag>
           </Space>
         ),

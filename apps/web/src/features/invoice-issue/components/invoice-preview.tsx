@@ -1,4 +1,10 @@
-import { INVOICE_TYPES, rateLabel, SPECIFIC_BUSINESS } from '@kaipiao/shared';
+import {
+  formatQuantity,
+  formatUnitPrice,
+  INVOICE_TYPES,
+  rateLabel,
+  SPECIFIC_BUSINESS,
+} from '@kaipiao/shared';
 import { beijingChineseDay } from '@kaipiao/shared/time/beijing';
 import { Button, Modal } from 'antd';
 import type { BlueInvoicePayload } from '../utils/build-request.ts';
@@ -132,8 +138,8 @@ export function InvoicePreview({ open, payload, numbers, totals, submitting, onC
                   <>
                     <td>{g.spec}</td>
                     <td>{g.unit}</td>
-                    <td className={styles.num}>{g.quantity ?? ''}</td>
-                    <td className={styles.num}>{numbers[i]?.unitPrice ?? ''}</td>
+                    <td className={styles.num}>{formatQuantity(g.quantity)}</td>
+                    <td className={styles.num}>{formatUnitPrice(numbers[i]?.unitPrice)}</td>
                   </>
                 )}
                 <td className={styles.num}>{g.amount}</td>

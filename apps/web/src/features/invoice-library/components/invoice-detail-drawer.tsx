@@ -1,4 +1,5 @@
 import { DownloadOutlined, MailOutlined, PrinterOutlined } from '@ant-design/icons';
+import { formatQuantity, formatUnitPrice } from '@kaipiao/shared/money/capital';
 import type { InvoiceDetail, InvoiceLineView } from '@kaipiao/shared/schemas/query';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -39,7 +40,7 @@ function eventText(e: InvoiceDetail['events'][number]): string {
   if ((e.kind === 'emailed' || e.kind === 'email_failed') && d.email) return `收件人 ${d.email}`;
   if (e.kind === 'failed' && (d.message || d.code)) return String(d.message ?? `错误码 ${d.code}`);
   if (e.kind === 'reddened' && d.red_invoice_no)
-    return `红字发票 ${d.red_invoice_no}，价税合计 ${d.amount_with_tax ?? ''}`;
+    return `红字发票 ${d.red_invoice_no}，价税合计 ${money2(String(d.amount_with_tax ?? ''))}`;
   if (e.kind === 'rendered' && Array.isArray(d.files))
     return `生成 ${(d.files as { kind: string }[]).map((f) => f.kind.toUpperCase()).join('、')}`;
   return '';
@@ -67,14 +68,14 @@ const lineColumns = [
     dataIndex: 'quantity',
     width: 80,
     align: 'right' as const,
-    render: (v: string | null) => v ?? '—',
+    render: (v: string | null) => formatQuantity(v) || '—',
   },
   {
     title: '单价',
     dataIndex: 'unit_price',
     width: 110,
     align: 'right' as const,
-    render: (v: string | null) => v ?? '—',
+    render: (v: string | null) => formatUnitPrice(v) || '—',
   },
   { title: '金额', dataIndex: 'amount', width: 110, align: 'right' as const, render: money2 },
   { title: '税率', dataIndex: 'tax_rate_label', width: 70 },

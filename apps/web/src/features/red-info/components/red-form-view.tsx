@@ -1,4 +1,4 @@
-import { formatMoney } from '@kaipiao/shared/money/capital';
+import { formatMoney, formatQuantity, formatUnitPrice } from '@kaipiao/shared/money/capital';
 import type { RedForm, RedLine } from '@kaipiao/shared/schemas/red-info';
 import { beijingDateTime } from '@kaipiao/shared/time/beijing';
 import { Descriptions, Table, Typography } from 'antd';
@@ -17,14 +17,14 @@ const lineColumns = [
     dataIndex: 'quantity',
     width: 80,
     align: 'right' as const,
-    render: (v: string | null) => v ?? '—',
+    render: (v: string | null) => formatQuantity(v) || '—',
   },
   {
     title: '单价',
     dataIndex: 'unit_price',
     width: 100,
     align: 'right' as const,
-    render: (v: string | null) => v ?? '—',
+    render: (v: string | null) => formatUnitPrice(v) || '—',
   },
   { title: '金额', dataIndex: 'amount', width: 110, align: 'right' as const, render: money },
   {

@@ -1,4 +1,4 @@
-import { formatMoney } from '@kaipiao/shared/money/capital';
+import { formatMoney, formatQuantity, formatUnitPrice } from '@kaipiao/shared/money/capital';
 import {
   REASON_RULES,
   RED_REASONS,
@@ -147,12 +147,17 @@ export function RedModifyPage() {
   const columns = [
     { title: '行号', dataIndex: 'line_no', width: 56 },
     { title: '项目名称', dataIndex: 'full_name' },
-    { title: '数量', dataIndex: 'quantity', width: 70, render: (v: string | null) => v ?? '—' },
+    {
+      title: '数量',
+      dataIndex: 'quantity',
+      width: 70,
+      render: (v: string | null) => formatQuantity(v) || '—',
+    },
     {
       title: '含税单价',
       dataIndex: 'unit_price_with_tax',
       width: 100,
-      render: (v: string | null) => v ?? '—',
+      render: (v: string | null) => formatUnitPrice(v) || '—',
     },
     { title: '价税合计', dataIndex: 'amount_with_tax', width: 110, align: 'right' as const, render: money },
     { title: '税率', dataIndex: 'tax_rate', width: 64, render: (v: string) => `${Number(v) * 100}%` },
@@ -164,7 +169,7 @@ export function RedModifyPage() {
           <span>¥{money(l.remaining_with_tax)}</span>
           {l.remaining_quantity !== null && (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              数量 {l.remaining_quantity}
+              数量 {formatQuantity(l.remaining_quantity)}
             </Typography.Text>
           )}
         </Space>
