@@ -81,8 +81,19 @@ describe('InvoiceRedActions (the detail drawer’s 红冲 / 作废)', () => {
     expect(screen.getByText('红冲页面')).toBeTruthy();
   });
 
-  it('作废 opens the void dialog only when clicked, and 取消 closes it', async () => {
-    renderActions(BLUE);
+  it.each([
+    ['82', '数电普票'],
+    ['81', '数电专票'],
+    ['026', '电子普票'],
+    ['028', '电子专票'],
+  ])('offers no 作废 on a %s (%s) invoice, which cannot be voided, but still 红冲', (invoice_type) => {
+    renderActions({ ...BLUE, invoice_type });
+    expect(redButton()).not.toBeNull();
+    expect(button('作废')).toBeNull();
+  });
+
+  it('作废 on a paper invoice opens the void dialog only when clicked, and 取消 closes it', async () => {
+    renderActions({ ...BLUE, invoice_type: '007', invoice_no: '01234567' });
     expect(document.querySelector('.ant-modal')).toBeNull();
     fireEvent.click(button('作废')!);
     expect(await screen.findByText('作废发票')).toBeTruthy();
@@ -109,13 +120,13 @@ describe('InvoiceRedActions (the detail drawer’s 红冲 / 作废)', () => {
     ['unknown', '待确认'],
     ['voided', '已作废'],
   ])('offers no action on a %s (%s) invoice', (status) => {
-    renderActions({ ...BLUE, status });
+    renderActions({ ...BLUE, invoice_type: '007', status });
     expect(redButton()).toBeNull();
     expect(button('作废')).toBeNull();
   });
 
   it('offers no action on a red invoice', () => {
-    renderActions({ ...BLUE, direction: 'red' });
+    renderActions({ ...BLUE, invoice_type: '007', direction: 'red' });
     expect(redButton()).toBeNull();
     expect(button('作废')).toBeNull();
   });

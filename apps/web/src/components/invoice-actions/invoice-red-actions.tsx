@@ -1,3 +1,4 @@
+import { canVoidInvoiceType } from '@kaipiao/shared/schemas/invoice';
 import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -13,7 +14,10 @@ type Invoice = {
   red_status: string;
 };
 
-/** 红冲 / 作废 for an issued blue invoice (the invoice library's detail drawer). */
+/**
+ * 红冲 / 作废 for an issued blue invoice (the invoice library's detail drawer). 作废 only on kinds that
+ * can be voided (paper, domain.md §3.1); 数电 and electronic invoices offer 红冲 alone.
+ */
 export function InvoiceRedActions({ invoice, onLeave }: { invoice: Invoice; onLeave?: () => void }) {
   const navigate = useNavigate();
   const [voiding, setVoiding] = useState(false);
@@ -31,8 +35,12 @@ export function InvoiceRedActions({ invoice, onLeave }: { invoice: Invoice; onLe
       >
         红冲
       </Button>
-      <Button onClick={() => setVoiding(true)}>作废</Button>
-      <VoidInvoiceModal invoice={invoice} open={voiding} onClose={() => setVoiding(false)} />
+      {canVoidInvoiceType(invoice.invoice_type) && (
+        <>
+          <Button onClick={() => setVoiding(true)}>作废</Button>
+          <VoidInvoiceModal invoice={invoice} open={voiding} onClose={() => setVoiding(false)} />
+        </>
+      )}
     </Space>
   );
 }
