@@ -3,6 +3,7 @@ export * from './catalog.ts';
 export * from './channel.ts';
 export * from './devices.ts';
 export * from './invoicing.ts';
+export * from './library.ts';
 export * from './realname.ts';
 export * from './red-forms.ts';
 export * from './reporting.ts';
