@@ -365,7 +365,11 @@ export const SMALL_SCALE_NOTICE_TEXT =
   '根据国家税务总局相关规定，自2023年1月1日至2027年12月31日，增值税小规模纳税人适用3%征收率的应税销售收入，减按1%征收率征收增值税；月销售额未超过10万元（以1个季度为1个纳税期的，季度销售额未超过30万元）的增值税小规模纳税人，免征增值税。';
 
 export const homeOverviewSchema = z.object({
+  /** net (blue + red; red amounts are negative) */
   today: statSumsSchema,
+  /** today's blue invoices and red invoices apart (issue 24: 今日开票 shows blue, red and net) */
+  today_blue: statSumsSchema,
+  today_red: statSumsSchema,
   month: statSumsSchema,
   quarter: statSumsSchema,
   /** the month / quarter in question, e.g. "2026-05" and "2026Q2" */

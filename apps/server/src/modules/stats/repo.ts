@@ -109,6 +109,19 @@ export async function selectIssuedSums(
   return res.rows[0];
 }
 
+/** The same sums split by direction: one row per direction that has invoices ('blue', 'red'). */
+export async function selectIssuedSumsByDirection(
+  db: Db,
+  scope: StatScope,
+  from: string,
+  to: string,
+): Promise<(SumRow & { direction: string })[]> {
+  const res = await db.execute<SumRow & { direction: string }>(
+    sql`select i.direction, ${SUM_COLUMNS} from invoices i where ${issuedIn(scope, from, to)} group by i.direction`,
+  );
+  return res.rows;
+}
+
 export async function selectTaxpayerType(db: Db, clientId: number): Promise<string | undefined> {
   const rows = await db
     .select({ taxpayerType: clients.taxpayerType })

@@ -1,7 +1,7 @@
-import { beijingDay, CODE, invoiceQrText } from '@kaipiao/shared';
+import { beijingDay, CODE, invoiceQrText, SESSION_CODE } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, insertFixtures, SOFTWARE_TOTALS } from '../../../test/fixtures/query.ts';
+import { type Fixture, insertCopies, insertFixtures, SOFTWARE_TOTALS } from '../../../test/fixtures/query.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { BEIJING_TZ } from '../../lib/beijing-sql.ts';
 import { seedDemoHistory } from '../../seed/demo-history.ts';
@@ -278,6 +278,73 @@ describe('home figures and prompts', () => {
     if (info.json.code === 0) expect(info.json.data.tax_rate_change_tips).toBe(0);
     const anon = await call(t.app, 'POST', '/v3/system/clone-tax-rate-tips', { body: {} });
     expect(anon.json.code).toBe(CODE.UNAUTHORIZED);
+  });
+});
+
+describe('home 今日开票: blue, red and net (issue 24)', () => {
+  // an app of its own: the invoices below are written straight to the database, before any answer
+  // for this business could be cached (the home figures are cached per user, business and stores)
+  let t: Awaited<ReturnType<typeof buildTestApp>>;
+  let admin: string;
+  let f: Fixture;
+  const overview = (token: string, clientId: number, sid = -1) =>
+    call(t.app, 'GET', `/v3/home/invoice-overview?client_id=${clientId}&sid=${sid}`, { token });
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    admin = await login(t.app, DEMO.admin.account);
+    f = await insertFixtures(t.db);
+  });
+
+  it('splits 今日开票 into blue, red and net, over the store in view; another business or store is refused', async () => {
+    // today in the software business: a blue 1,060.00 and a red -530.00 at 文三路总部, a blue 1,060.00 at 滨江
+    const [blueHq, redHq, blueBj] = await insertCopies(t.db, f.ids.A!, 3, { buyer: '今日开票拆分' });
+    await t.db.execute(
+      sql`update invoices set issued_at = now() where id in (${blueHq}, ${redHq}, ${blueBj})`,
+    );
+    await t.db.execute(sql`update invoices set direction = 'red', original_invoice_id = ${blueHq},
+      total_amount = -500, total_tax = -30, total_with_tax = -530 where id = ${redHq}`);
+    await t.db.execute(sql`update invoices set store_id = ${f.stores.BJ} where id = ${blueBj}`);
+    const blue = (n: number) => ({
+      count: n,
+      total_amount: `${1000 * n}.00`,
+      total_tax: `${60 * n}.00`,
+      total_with_tax: `${1060 * n}.00`,
+    });
+    const red = { count: 1, total_amount: '-500.00', total_tax: '-30.00', total_with_tax: '-530.00' };
+
+    const hq = (await overview(admin, f.software, f.stores.HQ)).json.data;
+    expect(hq.today_blue).toEqual(blue(1));
+    expect(hq.today_red).toEqual(red);
+    expect(hq.today).toEqual({
+      count: 2,
+      total_amount: '500.00',
+      total_tax: '30.00',
+      total_with_tax: '530.00',
+    });
+
+    const all = (await overview(admin, f.software)).json.data;
+    expect(all.today_blue).toEqual(blue(2));
+    expect(all.today_red).toEqual(red);
+    expect(all.today.total_with_tax).toBe('1590.00');
+
+    const bj = (await overview(admin, f.software, f.stores.BJ)).json.data;
+    expect(bj.today_red).toEqual({
+      count: 0,
+      total_amount: '0.00',
+      total_tax: '0.00',
+      total_with_tax: '0.00',
+    });
+
+    // the clerk (文三路总部 only): the summary view is HQ's figures; another store or business is refused
+    const clerk = await login(t.app, DEMO.clerk.account);
+    const mine = (await overview(clerk, f.software)).json.data;
+    expect(mine.today_blue).toEqual(blue(1));
+    expect(mine.today_red).toEqual(red);
+    expect((await overview(clerk, f.software, f.stores.BJ)).json.code).toBe(SESSION_CODE.STORE_NOT_PERMITTED);
+    expect((await overview(clerk, f.hotel)).json.code).toBe(SESSION_CODE.CLIENT_NOT_PERMITTED);
+    // a store of another business under this one's id is refused too
+    expect((await overview(admin, f.software, f.stores.BS)).json.code).toBe(SESSION_CODE.STORE_NOT_PERMITTED);
   });
 });
 

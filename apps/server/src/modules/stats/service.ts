@@ -216,9 +216,10 @@ export async function homeOverview(
 ) {
   const today = beijingDay();
   const cal = calendarOf(today);
-  const [todaySums, month, quarter, monthSales, quarterSales, taxpayerType, prompts, tips] =
+  const [todaySums, todayByDirection, month, quarter, monthSales, quarterSales, taxpayerType, prompts, tips] =
     await Promise.all([
       sumIssued(db, v.scope, today, today),
+      repo.selectIssuedSumsByDirection(db, v.scope, today, today),
       sumIssued(db, v.scope, cal.monthFrom, cal.monthTo),
       sumIssued(db, v.scope, cal.quarterFrom, cal.quarterTo),
       sumIssued(db, v.meterScope, cal.monthFrom, cal.monthTo, ORDINARY_TYPES),
@@ -231,8 +232,12 @@ export async function homeOverview(
   const notice = prompts.find((p) => p.prompt === 'small_scale_notice');
   const tip = prompts.find((p) => p.prompt === 'tax_rate_tip');
   const tipText = TAX_RATE_TIP[small ? 'small' : 'general'];
+  const todayOf = (direction: 'blue' | 'red') =>
+    sums(todayByDirection.find((r) => r.direction === direction));
   return {
     today: todaySums,
+    today_blue: todayOf('blue'),
+    today_red: todayOf('red'),
     month,
     quarter,
     month_label: cal.monthLabel,

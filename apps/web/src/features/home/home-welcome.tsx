@@ -8,7 +8,7 @@ import {
 } from '@ant-design/icons';
 import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
 import { formatMoney } from '@kaipiao/shared/money/capital';
-import type { StatSums } from '@kaipiao/shared/schemas/query';
+import type { HomeOverview, StatSums } from '@kaipiao/shared/schemas/query';
 import { MSG } from '@kaipiao/shared/validation/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Row, Skeleton, Space, Statistic, Typography } from 'antd';
@@ -64,6 +64,33 @@ function Kpi({ title, sums, hint }: { title: string; sums: StatSums | undefined;
             {sums.count} 张 · 不含税 ¥{formatMoney(sums.total_amount)} · 税额 ¥{formatMoney(sums.total_tax)}
             {hint ? ` · ${hint}` : ''}
           </Typography.Text>
+        </>
+      ) : (
+        <Skeleton active paragraph={{ rows: 1 }} />
+      )}
+    </Card>
+  );
+}
+
+/**
+ * 今日开票: the net (blue + red; red amounts are negative) and the blue and red invoices apart, so a
+ * negative day reads as what it is (issue 24).
+ */
+function TodayKpi({ d }: { d: HomeOverview | undefined }) {
+  const part = (label: string, sums: StatSums, danger = false) => (
+    <Typography.Text type={danger ? 'danger' : 'secondary'} style={{ fontSize: 12 }}>
+      {label} {sums.count} 张 · ¥{formatMoney(sums.total_with_tax)}
+    </Typography.Text>
+  );
+  return (
+    <Card variant="borderless" style={{ height: '100%' }}>
+      {d ? (
+        <>
+          <Statistic title="今日开票净额（价税合计）" value={`¥${formatMoney(d.today.total_with_tax)}`} />
+          <Space size={12} wrap>
+            {part('蓝字', d.today_blue)}
+            {part('红字', d.today_red, d.today_red.count > 0)}
+          </Space>
         </>
       ) : (
         <Skeleton active paragraph={{ rows: 1 }} />
@@ -158,7 +185,7 @@ export function HomeWelcome() {
         </Col>
       )}
       <Col xs={24} md={8}>
-        <Kpi title="今日开票（价税合计）" sums={d?.today} />
+        <TodayKpi d={d} />
       </Col>
       <Col xs={24} md={8}>
         <Kpi title={`本月开票（${d?.month_label ?? ''}）`} sums={d?.month} />
