@@ -7,13 +7,15 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { StoreScope } from '../../lib/scope.ts';
 import { nextDay } from './scope.ts';
+import { isCaseless, type SearchWay } from './search-plan.ts';
 
 /**
- * The invoice library's SQL (issue 3 item 7), shared by the list, the exports and the benchmark.
- * Every condition is written to match an index of migration 0004_library_search:
- * - order `coalesce(issued_at, created_at) desc, id desc` → invoices_lib_time_idx / _store_time_idx;
- * - buyer name contains → `kp_bigrams(buyer_name) @> kp_bigrams(q)` on the GIN bigram index, then
- *   `strpos(lower(buyer_name), lower(q)) > 0` rechecks the exact substring;
+ * The invoice library's SQL (issue 3 item 7, issue 25), shared by the list, the exports and the
+ * benchmark. Every condition is written to match an index of migrations 0004 / 0018:
+ * - order `coalesce(issued_at, created_at) desc, id desc` → invoices_lib_cover_idx /
+ *   _store_cover_idx, which carry every filtered column, so a filtered ordered scan is index-only;
+ * - buyer name contains → `strpos(...) > 0`, always; the search plan (search-plan.ts) may add
+ *   `kp_name_grams(client_id, buyer_name) @> keys` on the GIN of migration 0018 (gramCondition);
  * - number by its last digits → `reverse(invoice_no) like '…%'` on invoices_lib_no_suffix_idx;
  * - rare states → invoices_lib_exceptional_idx (its predicate is implied by each status condition).
  */
@@ -33,8 +35,6 @@ const STATUS_SQL: Record<LibraryStatus, SQL> = {
   partial_red: sql.raw(`(i.status = 'issued' and i.red_status = 'partial')`),
   full_red: sql.raw(`(i.status = 'issued' and i.red_status = 'full')`),
 };
-
-const charLength = (s: string) => Array.from(s).length;
 
 /** WHERE conditions (alias `i` for invoices) for a scope and the library filters. */
 export function libraryConditions(scope: LibraryScope, f: InvoiceFilter): SQL {
@@ -58,9 +58,12 @@ export function libraryConditions(scope: LibraryScope, f: InvoiceFilter): SQL {
   }
   const name = f.buyer_name?.trim();
   if (name) {
-    // one-character searches cannot use bigrams; the recheck alone filters the ordered scan
-    if (charLength(name) >= 2) parts.push(sql`kp_bigrams(i.buyer_name) @> kp_bigrams(${name}::text)`);
-    parts.push(sql`strpos(lower(i.buyer_name), lower(${name}::text)) > 0`);
+    // a term without case is found as typed: no lower() on every row scanned (search-plan.ts)
+    parts.push(
+      isCaseless(name)
+        ? sql`strpos(i.buyer_name, ${name}::text) > 0`
+        : sql`strpos(lower(i.buyer_name), lower(${name}::text)) > 0`,
+    );
   }
   const taxCode = f.buyer_tax_code?.trim();
   if (taxCode) parts.push(sql`i.buyer_tax_code = ${taxCode.toUpperCase()}`);
@@ -109,11 +112,47 @@ export type ListRow = {
   store_name: string | null;
 };
 
-/** One page, newest first. */
+/**
+ * One page, newest first: the page's ids first (an index-only scan when the plan is `ordered`: every
+ * filtered column is in the covering index), then their rows.
+ */
 export function listPageSql(where: SQL, page: number, pageSize: number): SQL {
-  return sql`select ${LIST_COLUMNS} from invoices i where ${where}
-    order by ${SORT_TIME} desc, i.id desc limit ${pageSize} offset ${(page - 1) * pageSize}`;
+  return sql`select ${LIST_COLUMNS} from (select i.id from invoices i where ${where}
+      order by ${SORT_TIME} desc, i.id desc limit ${pageSize} offset ${(page - 1) * pageSize}) p
+    join invoices i on i.id = p.id
+    order by ${SORT_TIME} desc, i.id desc`;
 }
+
+/** The rows holding every one of these GIN keys (kp_name_grams of migration 0018). */
+export function gramCondition(keys: string[]): SQL {
+  return sql`kp_name_grams(i.client_id, i.buyer_name) @> ${`{${keys.map(arrayItem).join(',')}}`}::text[]`;
+}
+
+/** A text[] literal item, quoted: keys hold any character a buyer name may (commas, quotes, spaces). */
+const arrayItem = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+/**
+ * Each GIN key of a term with how often it occurs in the business, and the business's invoice count
+ * when that was taken (null: no figures yet). The keys come from the database's own kp_name_grams, so
+ * they are lower-cased exactly as the rows' keys are.
+ */
+export function termGramsSql(clientId: number, term: string): SQL {
+  return sql`select g.key, coalesce(t.n, 0)::int as n,
+      (select s.invoices from library_term_stats s where s.client_id = ${clientId}) as invoices
+    from (select distinct unnest(kp_name_grams(${clientId}::int, ${term}::text)) as key) g
+    left join library_term_grams t on t.client_id = ${clientId} and t.gram = g.key`;
+}
+
+/** The planner settings that pin a search way for one transaction (SET LOCAL). */
+export const SEARCH_WAY_SETTINGS: Record<SearchWay, SQL> = {
+  ordered: sql.raw(
+    `select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`,
+  ),
+  grams: sql.raw(
+    `select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true), ` +
+      `set_config('enable_indexonlyscan', 'off', true)`,
+  ),
+};
 
 /** The number of matches, counted up to LIBRARY_COUNT_CAP + 1 (so "more than the cap" is known). */
 export function countSql(where: SQL): SQL {

@@ -15,12 +15,22 @@ import {
   type SmallScaleReason,
   SPECIFIC_BUSINESS,
 } from '@kaipiao/shared';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { refuseIfOtherStore } from '../../lib/scope.ts';
 import { fileNameFor } from '../documents/service.ts';
-import { countSql, type LibraryScope, type ListRow, libraryConditions, listPageSql } from './library-sql.ts';
+import {
+  countSql,
+  gramCondition,
+  type LibraryScope,
+  type ListRow,
+  libraryConditions,
+  listPageSql,
+  SEARCH_WAY_SETTINGS,
+  termGramsSql,
+} from './library-sql.ts';
 import { isoOf } from './scope.ts';
+import { chooseSearchPlan, type SearchPlan, type SearchWay } from './search-plan.ts';
 
 const iso = isoOf;
 
@@ -65,9 +75,12 @@ export async function listInvoices(
     return { list: [], total: 0, total_capped: false, page, page_size: pageSize };
   }
   const where = libraryConditions(scope, filter);
+  const plan = await searchPlan(db, scope.clientId, filter, page * pageSize);
+  const whereFor = (way: SearchWay | undefined) =>
+    way === 'grams' && plan ? sql`${where} and ${gramCondition(plan.keys)}` : where;
   const [rows, count] = await Promise.all([
-    db.execute<ListRow>(listPageSql(where, page, pageSize)),
-    db.execute<{ n: number }>(countSql(where)),
+    readWith<ListRow>(db, plan?.page, listPageSql(whereFor(plan?.page), page, pageSize)),
+    readWith<{ n: number }>(db, plan?.count, countSql(whereFor(plan?.count))),
   ]);
   // Stryker disable next-line OptionalChaining: count(*) always returns one row
   const n = Number(count.rows[0]?.n ?? 0);
@@ -78,6 +91,42 @@ export async function listInvoices(
     page,
     page_size: pageSize,
   };
+}
+
+/**
+ * The plan of a buyer-name search (issue 25): from the term's GIN keys and how often each occurs in the
+ * business (term-stats-repo.ts). No plan (the planner's own choice) without a name.
+ */
+export async function searchPlan(
+  db: Db,
+  clientId: number,
+  filter: InvoiceFilter,
+  wanted: number,
+): Promise<SearchPlan | null> {
+  const name = filter.buyer_name?.trim();
+  if (!name) return null;
+  const grams = (
+    await db.execute<{ key: string; n: number; invoices: number | null }>(termGramsSql(clientId, name))
+  ).rows;
+  const invoices = grams[0]?.invoices;
+  return chooseSearchPlan(
+    grams.map((g) => ({ key: g.key, n: Number(g.n) })),
+    invoices === null || invoices === undefined ? null : Number(invoices),
+    wanted,
+    LIBRARY_COUNT_CAP,
+  );
+}
+
+/** One read, with the planner pinned to a search way for its transaction when a plan gives one. */
+async function readWith<T extends Record<string, unknown>>(db: Db, way: SearchWay | undefined, query: SQL) {
+  if (!way) return db.execute<T>(query);
+  return db.transaction(
+    async (tx) => {
+      await tx.execute(SEARCH_WAY_SETTINGS[way]);
+      return tx.execute<T>(query);
+    },
+    { accessMode: 'read only' },
+  );
 }
 
 type DetailRow = ListRow & {

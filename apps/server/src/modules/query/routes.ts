@@ -12,6 +12,7 @@ import { ok, reply200 } from '../../lib/envelope.ts';
 import { readableStores, scopeOf } from '../../lib/scope.ts';
 import { exportRoutes } from './exports.ts';
 import { getInvoiceDetail, listInvoices, refuseOtherStoreInvoice } from './repo.ts';
+import { defineTermStatsJob } from './term-stats.ts';
 
 /** The invoice library menus (spec §2 query and statistics). */
 export const LIBRARY_MENUS = ['/query/invoice', '/hotel/query/invoice'] as const;
@@ -56,6 +57,9 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok(detail);
     },
   );
+
+  // Stryker disable next-line ConditionalExpression: every app has the jobs decorator
+  if (app.hasDecorator('jobs')) defineTermStatsJob(app);
 
   await app.register(exportRoutes);
 };
