@@ -74,8 +74,23 @@ export async function listInvoices(
   if (scope.storeIds !== null && scope.storeIds.length === 0) {
     return { list: [], total: 0, total_capped: false, page, page_size: pageSize };
   }
-  const where = libraryConditions(scope, filter);
   const plan = await searchPlan(db, scope.clientId, filter, page * pageSize);
+  return readLibraryPage(db, scope, filter, page, pageSize, plan);
+}
+
+/**
+ * One page and the capped count, read the ways a plan says (null: the planner's own choice). Every
+ * way gives the same rows and count (library-search.test.ts); only the time differs.
+ */
+export async function readLibraryPage(
+  db: Db,
+  scope: LibraryScope,
+  filter: InvoiceFilter,
+  page: number,
+  pageSize: number,
+  plan: Pick<SearchPlan, 'page' | 'count' | 'keys'> | null,
+) {
+  const where = libraryConditions(scope, filter);
   const whereFor = (way: SearchWay | undefined) =>
     way === 'grams' && plan ? sql`${where} and ${gramCondition(plan.keys)}` : where;
   const [rows, count] = await Promise.all([
