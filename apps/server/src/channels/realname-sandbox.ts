@@ -9,7 +9,7 @@ import {
 } from '@kaipiao/shared';
 import { and, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { realnameSessions, taxDevices } from '../db/schema/index.ts';
+import { realnameSessions, taxAccounts, taxDevices } from '../db/schema/index.ts';
 import { AppError } from '../lib/app-error.ts';
 import { codeMatches, hashCode } from '../lib/code-hash.ts';
 import type { SmsProvider } from '../providers/sms.ts';
@@ -57,6 +57,7 @@ export class SandboxRealNameBureau {
       .where(and(eq(taxDevices.id, deviceId), eq(taxDevices.clientId, clientId)));
     if (!device) throw new AppError(REALNAME_CODE.DEVICE_NOT_FOUND);
     if (device.kind !== 'digital') throw new AppError(REALNAME_CODE.NOT_APPLICABLE);
+    const account = await this.boundAccount(clientId, deviceId);
     let [row] = await this.db
       .select()
       .from(realnameSessions)
@@ -67,9 +68,9 @@ export class SandboxRealNameBureau {
         .values({
           clientId,
           deviceId,
-          taxAccount: device.deviceNo,
-          taxMobile: `176${String(deviceId % 1e8).padStart(8, '0')}`,
-          personName: '王芳',
+          taxAccount: account?.account ?? device.deviceNo,
+          taxMobile: account?.phone ?? `176${String(deviceId % 1e8).padStart(8, '0')}`,
+          personName: account?.personName || '王芳',
         })
         .onConflictDoNothing();
       [row] = await this.db
@@ -77,7 +78,37 @@ export class SandboxRealNameBureau {
         .from(realnameSessions)
         .where(and(eq(realnameSessions.clientId, clientId), eq(realnameSessions.deviceId, deviceId)));
     }
-    return this.view(row!, device);
+    const bureauRow = account
+      ? {
+          ...row!,
+          taxAccount: account.account,
+          taxMobile: account.phone,
+          personName: account.personName || row!.personName,
+        }
+      : row!;
+    return this.view(bureauRow, device);
+  }
+
+  /**
+   * The 电子税务局 account that logs in for the device (tax_accounts.device_id, the accounts page's
+   * row): its account name, phone and person are what the bureau knows, so the real-name dialog and
+   * the login SMS use them. A device with no bound account keeps the sandbox's own stand-ins (and
+   * the dev control's tax_mobile).
+   */
+  private async boundAccount(clientId: number, deviceId: number) {
+    const [a] = await this.db
+      .select({ account: taxAccounts.account, phone: taxAccounts.phone, personName: taxAccounts.personName })
+      .from(taxAccounts)
+      .where(
+        and(
+          eq(taxAccounts.clientId, clientId),
+          eq(taxAccounts.deviceId, deviceId),
+          eq(taxAccounts.status, 'active'),
+        ),
+      )
+      .orderBy(taxAccounts.id)
+      .limit(1);
+    return a;
   }
 
   private view(

@@ -20,7 +20,7 @@ import {
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 
-type Info = { device_id: number; tax_mobile: string; auth_way: string };
+type Info = { device_id: number; tax_mobile: string; tax_account: string; auth_way: string };
 
 async function dev(request: APIRequestContext, action: string, body: Record<string, unknown>, base = '') {
   const res = await request.post(`${base}/v3/dev/real-name/${action}`, { data: body });
@@ -50,9 +50,14 @@ test.describe('real-name authentication (spec §2–§4)', () => {
     expect(info.auth_way).toBe('1');
     const dialog = page.getByRole('dialog', { name: '登录' });
     await expect(dialog).toBeVisible();
-    const masked = `${info.tax_mobile.slice(0, 3)}****${info.tax_mobile.slice(7)}`;
-    await expect(dialog.getByLabel('手机号')).toHaveValue(masked);
-    await expect(dialog.getByLabel('税局密码')).toHaveValue('********');
+    // the store's 数电 account is logged in by 张丽's 电子税务局 account (the accounts page's row):
+    // the dialog names that account, not the device number, and the phone as the accounts page masks it
+    expect(info.tax_account).toBe('91330106MA2KC7LM1A-zhangli');
+    await expect(dialog.getByText('91330106MA2KC7LM1A-zhangli', { exact: true })).toBeVisible();
+    await expect(dialog.getByText('176****2696', { exact: true })).toBeVisible();
+    await expect(dialog.getByText('********', { exact: true })).toBeVisible();
+    // read-only values are plain text: the SMS code is the one input
+    await expect(dialog.getByRole('textbox')).toHaveCount(1);
 
     // required code
     await dialog.getByRole('button', { name: /^确\s*定$/ }).click();

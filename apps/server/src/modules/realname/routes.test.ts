@@ -1,10 +1,10 @@
-import { beijingDay, CODE, REALNAME_CODE, SESSION_CODE } from '@kaipiao/shared';
+import { beijingDay, CODE, maskPhone, REALNAME_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testClock } from '../../../test/clock.ts';
 import { type Fixture, invoicingFixture } from '../../../test/fixtures/invoices.ts';
 import { buildTestApp, call } from '../../../test/helper.ts';
-import { clients, orgs, realnameSessions, taxDevices } from '../../db/schema/index.ts';
+import { clients, orgs, realnameSessions, taxAccounts, taxDevices } from '../../db/schema/index.ts';
 import { sha256 } from '../../lib/crypto.ts';
 
 describe('real-name routes (sandbox bureau)', () => {
@@ -39,8 +39,15 @@ describe('real-name routes (sandbox bureau)', () => {
   const dev = (path: string, body: unknown) => call(t.app, 'POST', `/v3/dev/real-name/${path}`, { body });
   const info = (deviceId: number, extra = '') =>
     get(`/v3/equipment/get-real-person-auth?${q}&device_id=${deviceId}${extra}`);
-  const setRow = (deviceId: number, values: Partial<typeof realnameSessions.$inferInsert>) =>
-    t.db.update(realnameSessions).set(values).where(eq(realnameSessions.deviceId, deviceId));
+  const setRow = async (deviceId: number, values: Partial<typeof realnameSessions.$inferInsert>) => {
+    const rows = await t.db
+      .update(realnameSessions)
+      .set(values)
+      .where(eq(realnameSessions.deviceId, deviceId))
+      .returning({ clientId: realnameSessions.clientId });
+    // a row written by hand announces itself, as any writer outside the app must (lib/read-cache.ts)
+    await t.app.invalidate({ clients: rows.map((r) => r.clientId) });
+  };
   const lastCode = async (mobile: string) =>
     (await call(t.app, 'GET', `/v3/dev/outbox?to=${mobile}&limit=1`)).json.data[0]?.code as string;
 
@@ -57,6 +64,61 @@ describe('real-name routes (sandbox bureau)', () => {
       qrCode: '',
     });
     expect(res.json.data.tax_mobile).toMatch(/^1\d{10}$/);
+  });
+
+  it('shows the 电子税务局 account bound to the device and its phone, masked as the accounts page masks it', async () => {
+    const [device] = await t.db
+      .insert(taxDevices)
+      .values({
+        clientId: f.ids.software,
+        kind: 'digital',
+        channel: 'GP900000',
+        name: '数电账户（实名测试）',
+        deviceNo: 'GP900000-330106-0099',
+      })
+      .returning();
+    const [account] = await t.db
+      .insert(taxAccounts)
+      .values({
+        clientId: f.ids.software,
+        deviceId: device!.id,
+        account: '91330106MA2KC7LM1A-zhaomin',
+        passwordEnc: 'v1.test',
+        phone: '17655552696',
+        personName: '赵敏',
+        whiteListed: true,
+      })
+      .returning();
+    const [before] = await t.db.select().from(clients).where(eq(clients.id, f.ids.software));
+    const white = before!.hasWhiteListedTaxAccount;
+    await t.db.update(clients).set({ hasWhiteListedTaxAccount: true }).where(eq(clients.id, f.ids.software));
+
+    const shown = (await info(device!.id)).json.data;
+    // the account, not the device number; the account's phone, not a stand-in
+    expect(shown).toMatchObject({
+      tax_account: '91330106MA2KC7LM1A-zhaomin',
+      tax_mobile: '17655552696',
+      name: '赵敏',
+    });
+    const listed = (await get(`/v3/tax-account/list?${q}`)).json.data as { id: number; phone: string }[];
+    expect(listed.find((a) => a.id === account!.id)?.phone).toBe(maskPhone(shown.tax_mobile));
+    expect(maskPhone(shown.tax_mobile)).toBe('176****2696');
+
+    // the login SMS goes to that phone
+    const sent = await post(`/v3/equipment/get-sms-tax-station?${q}`, { device_id: device!.id });
+    expect(sent.json.code).toBe(0);
+    expect(await lastCode('17655552696')).toMatch(/^\d{6}$/);
+
+    // another business's account bound to the same device id is not read (the device is refused)
+    expect(
+      (await get(`/v3/equipment/get-real-person-auth?client_id=${foreignClient}&device_id=${device!.id}`))
+        .json.code,
+    ).toBe(SESSION_CODE.CLIENT_NOT_PERMITTED);
+    // gone again: the business's other tests count its 数电 devices and accounts
+    await t.db.delete(realnameSessions).where(eq(realnameSessions.deviceId, device!.id));
+    await t.db.delete(taxAccounts).where(eq(taxAccounts.id, account!.id));
+    await t.db.delete(taxDevices).where(eq(taxDevices.id, device!.id));
+    await t.db.update(clients).set({ hasWhiteListedTaxAccount: white }).where(eq(clients.id, f.ids.software));
   });
 
   it('refuses another business’s device, another tenant’s business and devices without real-name', async () => {

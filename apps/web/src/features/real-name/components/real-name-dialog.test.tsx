@@ -13,7 +13,7 @@ const SMS_DATA: RealNameDialogData = {
   channel: 'GP900000',
   tax_code: '91330106MA2KCF1X8A',
   terminal_code: '',
-  tax_account: 'GP900000-330106-0001',
+  tax_account: '91330106MA2KCF1X8A-zhangli',
   tax_mobile: '17612342696',
   name: '王芳',
   auth_type: 0,
@@ -78,7 +78,7 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('SMS mode for GP900000 with way "1": title, read-only account, masked phone, 120 s countdown to 0', async () => {
+  it('SMS mode for GP900000 with way "1": title, account and masked phone as plain text, 120 s countdown to 0', async () => {
     server.use(
       apiOk(
         'POST',
@@ -89,8 +89,15 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
     );
     await renderDialog(SMS_DATA);
     expect(screen.getByText('登录')).toBeTruthy();
-    expect(screen.getByDisplayValue('GP900000-330106-0001')).toHaveProperty('readOnly', true);
-    expect(screen.getByDisplayValue('176****2696')).toBeTruthy();
+    // read-only values are text, not inputs: the one input is the SMS code's
+    expect(screen.getByText('91330106MA2KCF1X8A-zhangli').tagName).toBe('SPAN');
+    expect(screen.getByText('176****2696').tagName).toBe('SPAN');
+    expect(screen.getByText('********').tagName).toBe('SPAN');
+    expect(screen.queryByDisplayValue('91330106MA2KCF1X8A-zhangli')).toBeNull();
+    expect(screen.getAllByRole('textbox').map((i) => i.getAttribute('placeholder'))).toEqual([
+      '请输入短信验证码',
+    ]);
+    expect(document.querySelector('input[type="password"]')).toBeNull();
     expect(document.querySelector('.ant-modal')?.getAttribute('style')).toContain('width: 500px');
 
     fireEvent.click(button('获取短信验证码'));

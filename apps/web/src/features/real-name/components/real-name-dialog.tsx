@@ -67,6 +67,15 @@ const LOGGED_IN_TEXT = /已登录|登录成功/;
 const MASKED_PASSWORD = '********';
 const QR_POLL_MS = 3000;
 
+/** A read-only form value as plain text (the form still holds it, spec §2's field list). */
+function PlainValue({ id, value }: { id?: string; value?: string }) {
+  return (
+    <span id={id} className="ant-form-text">
+      {value}
+    </span>
+  );
+}
+
 /** spec §2 real-name authentication dialog: SMS login or tax-app QR, 500 px wide. */
 export function RealNameDialog({ open, data, onClose, onSuccess, afterClose }: RealNameDialogProps) {
   const smsMode = isRealNameSmsMode(data.channel, data.auth_way);
@@ -242,13 +251,13 @@ export function RealNameDialog({ open, data, onClose, onSuccess, afterClose }: R
           }}
         >
           <Form.Item label="税局账号" name="tax_account">
-            <Input readOnly />
+            <PlainValue />
           </Form.Item>
           <Form.Item label="税局密码" name="tax_password">
-            <Input.Password readOnly visibilityToggle={false} />
+            <PlainValue />
           </Form.Item>
           <Form.Item label="手机号" name="encryPhone">
-            <Input readOnly />
+            <PlainValue />
           </Form.Item>
           <Form.Item label="短信验证码" required>
             <Space.Compact style={{ width: '100%' }}>
