@@ -168,7 +168,7 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: PUBLIC, schema: { body: deviceBodySchema, response: reply200(stateSchema) } },
     async (req) => {
       const b = req.body;
-      await device(b.device_id);
+      const d = await device(b.device_id);
       const month = beijingMonth();
       const set = {
         ...(b.online !== undefined && { online: b.online }),
@@ -179,6 +179,8 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       if (Object.keys(set).length > 0) {
         await app.db.update(taxDevices).set(set).where(eq(taxDevices.id, b.device_id));
+        // the device check and the issue form's devices show this state (lib/read-cache.ts)
+        await app.invalidate({ clients: [d.clientId] });
       }
       return ok(await state(b.device_id));
     },
@@ -197,6 +199,7 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
         invoiceType: req.body.invoice_type,
         count: req.body.count,
       });
+      await app.invalidate({ clients: [d.clientId] });
       return ok(await state(d.id));
     },
   );

@@ -24,6 +24,13 @@ import { sendSmsCode } from './sms-codes.ts';
 
 /** The signed-in user's own account: SMS, password change, info, logout. */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * GET /v3/user/info's user row (lib/read-cache.ts): forgotten by every write of the user's own
+   * (closing the tax-rate tip, changing the password: plugins/invalidation.ts) and by
+   * `app.invalidate({ userId })`; users are written nowhere else.
+   */
+  const users = app.readCaches.cache<Awaited<ReturnType<typeof repo.findUserById>>>({ ttlMs: 60_000 });
+
   app.post(
     '/v3/system/send-sms',
     {
@@ -71,7 +78,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const s = req.session!;
-      const user = await repo.findUserById(app.db, s.userId);
+      // the row is cached (the first screen's read); what is built from it and the session is not
+      const user = await users.get('', { userId: s.userId }, () => repo.findUserById(app.db, s.userId));
       if (!user) throw new AppError(CODE.UNAUTHORIZED);
       return ok(toUserInfo(user, s));
     },

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DbOrTx } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { employeeScope, type Scope, storeRefused } from '../../lib/scope.ts';
-import { applyFilingLocks } from './filing-locks.ts';
+import { applyAppFilingLocks } from './filing-locks.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -48,7 +48,7 @@ function toDevice(d: repo.DeviceRow) {
  * A 锁死期 that has come is applied first, so what is shown is what issuing will find.
  */
 export async function listDevices(app: App, scope: Scope, storeId?: number) {
-  await applyFilingLocks(app.db, new Date(), scope.clientId);
+  await applyAppFilingLocks(app, new Date(), scope.clientId);
   const stores = storeId !== undefined && storeId > 0 ? [storeId] : employeeScope(scope).storeIds;
   return (await repo.selectDevices(app.db, scope, stores)).map(toDevice);
 }

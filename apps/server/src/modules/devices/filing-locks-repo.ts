@@ -35,13 +35,13 @@ export async function filingLockCandidates(
 
 /**
  * Locks the devices `due` not yet locked, except those cleared (清卡) for `period` since they were
- * read: a 清卡 committed meanwhile must not be undone. Answers how many it locked.
+ * read: a 清卡 committed meanwhile must not be undone. Answers the business of each device it locked.
  */
-export async function lockDevices(db: Db, due: readonly number[], period: string): Promise<number> {
-  const locked = await db.execute(sql`update tax_devices d set locked = true
+export async function lockDevices(db: Db, due: readonly number[], period: string): Promise<number[]> {
+  const locked = await db.execute<{ client_id: number }>(sql`update tax_devices d set locked = true
     where d.id = any(${`{${due.join(',')}}`}::int[]) and not d.locked
       and not exists (select 1 from device_filings f
         where f.device_id = d.id and f.period = ${period} and f.cleared_at is not null)
-    returning d.id`);
-  return locked.rows.length;
+    returning d.client_id`);
+  return locked.rows.map((r) => r.client_id);
 }

@@ -12,7 +12,13 @@ export const FILING_LOCK_JOB = 'devices.filing-locks';
  * 清卡 lifts it. Run by the sweep job and, so that no cron precision is needed, wherever the devices
  * module reads device state. Idempotent; `clientId` limits it to one business. Returns how many it locked.
  */
-export async function applyFilingLocks(db: Db, now = new Date(), clientId?: number): Promise<number> {
+export async function applyFilingLocks(
+  db: Db,
+  now = new Date(),
+  clientId?: number,
+  /** the businesses whose devices it locked, when it locked any (to forget their cached answers) */
+  onLocked: (clientIds: number[]) => Promise<void> = async () => {},
+): Promise<number> {
   const clock = filingClock(now);
   if (clock.inWindow) return 0;
   const candidates = await filingLockCandidates(db, clock.period, FILING_KINDS, clientId);
@@ -31,13 +37,19 @@ export async function applyFilingLocks(db: Db, now = new Date(), clientId?: numb
     .map((r) => r.id);
   if (due.length === 0) return 0;
   // a 清卡 committed since the select must not be undone
-  return lockDevices(db, due, clock.period);
+  const locked = await lockDevices(db, due, clock.period);
+  if (locked.length > 0) await onLocked([...new Set(locked)]);
+  return locked.length;
 }
+
+/** applyFilingLocks for the app: a device locked is forgotten from the read caches of every process. */
+export const applyAppFilingLocks = (app: FastifyInstance, now = new Date(), clientId?: number) =>
+  applyFilingLocks(app.db, now, clientId, (clients) => app.invalidate({ clients }));
 
 /** Registers the sweep: a pg-boss cron in worker processes (no precision needed: reads apply it too). */
 export function defineFilingLockJob(app: FastifyInstance): void {
   app.jobs.define(FILING_LOCK_JOB, async () => {
-    const n = await applyFilingLocks(app.db);
+    const n = await applyAppFilingLocks(app);
     if (n > 0) app.log.info({ locked: n }, 'devices locked: filing period over without 清卡');
   });
   if (!app.jobs.worker) return;

@@ -1,4 +1,4 @@
-import { PG_INT_MAX } from '@kaipiao/shared';
+import { beijingDay, PG_INT_MAX } from '@kaipiao/shared';
 import {
   applyStockBodySchema,
   checkTaxSchema,
@@ -16,7 +16,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { scopeOf } from '../../lib/scope.ts';
+import { storesKey } from '../../lib/read-cache.ts';
+import { employeeScope, scopeOf } from '../../lib/scope.ts';
 import { assertStoreVisible } from '../stores/service.ts';
 import * as accounts from './accounts.ts';
 import * as common from './common.ts';
@@ -53,6 +54,17 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   // the editor's cached access (known stores, white-listed menu) is reloaded at once; others' within its TTL
   const refresh = (req: FastifyRequest) => app.invalidate({ userId: req.session!.userId });
   defineFilingLockJob(app);
+  /**
+   * The device check (spec §4: the console shell runs it on every page) kept per business and
+   * store scope (lib/read-cache.ts): forgotten by every write of the business (plugins/invalidation.ts),
+   * an invoice issued (the issued hook), the sandbox controls and the filing-lock sweep; a login or a
+   * QR that lapses ends it on the app's clock.
+   */
+  const checks = app.readCaches.cache<Awaited<ReturnType<typeof service.checkTax>>>({
+    ttlMs: 60_000,
+    until: (v) => v.until,
+    now: () => app.clock().getTime(),
+  });
 
   // ---- devices (spec §7 Projects/Equipment) ----
   app.get(
@@ -119,7 +131,16 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/equipment/check-tax',
     { config: { scope: 'store' }, schema: { response: reply200(checkTaxSchema) } },
-    async (req) => ok(await service.checkTax(app, scopeOf(req))),
+    async (req) => {
+      const scope = scopeOf(req);
+      // the answer is the business's devices as the employee's stores see them, on this day (a
+      // 锁死期 that has come is applied on the first read of a day)
+      const key = `${storesKey(employeeScope(scope).storeIds)}|${beijingDay()}`;
+      const { until: _, ...answer } = await checks.get(key, { clientId: scope.clientId }, () =>
+        service.checkTax(app, scope),
+      );
+      return ok(answer);
+    },
   );
   app.get(
     '/v3/equipment/session-health',

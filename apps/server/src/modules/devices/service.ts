@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Scope } from '../../lib/scope.ts';
 import { listDevices, loadDevice } from './common.ts';
 import { filesMonthly } from './filing.ts';
-import { applyFilingLocks } from './filing-locks.ts';
+import { applyAppFilingLocks } from './filing-locks.ts';
 import { listFilings } from './filings.ts';
 import * as repo from './repo.ts';
 import { listMovements } from './stock.ts';
@@ -15,7 +15,7 @@ import { listMovements } from './stock.ts';
 type App = FastifyInstance;
 
 export async function deviceDetail(app: App, scope: Scope, id: number) {
-  await applyFilingLocks(app.db, new Date(), scope.clientId);
+  await applyAppFilingLocks(app, new Date(), scope.clientId);
   const d = await loadDevice(app.db, scope, id);
   const ranges = await repo.selectOpenRanges(app.db, scope.clientId, id);
   const branches = await repo.selectBranches(app.db, scope.clientId, id);
@@ -56,9 +56,9 @@ export async function groupByChannel(app: App, scope: Scope) {
  */
 export async function checkTax(app: App, scope: Scope) {
   const devices = (await listDevices(app, scope)).filter((d) => d.status === 'active');
-  const needs = devices.some((d) => d.kind === 'digital')
-    ? await app.realName.service.authNeeds(scope.clientId)
-    : new Map<number, boolean>();
+  const { needs, until } = devices.some((d) => d.kind === 'digital')
+    ? await app.realName.service.authNeedsUntil(scope.clientId)
+    : { needs: new Map<number, boolean>(), until: null };
   const items = devices.map((d) => {
     const needAuth = needs.get(d.device_id) === true;
     const message = !d.online
@@ -77,5 +77,10 @@ export async function checkTax(app: App, scope: Scope) {
       message,
     };
   });
-  return { check_auth: items.some((x) => x.need_auth) ? (1 as const) : (0 as const), devices: items };
+  return {
+    check_auth: items.some((x) => x.need_auth) ? (1 as const) : (0 as const),
+    devices: items,
+    /** when a login or QR lapses (app clock, ms): the answer's end in a cache (routes.ts) */
+    until,
+  };
 }

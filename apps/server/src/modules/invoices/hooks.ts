@@ -1,11 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * What the caller knows of the invoice without reading it back: `direction` and `serialNo` are
- * given by the issuing path (hooks skip invoices that cannot concern them without a query) and
- * absent after reconciliation (hooks then read the row).
+ * What the caller knows of the invoice without reading it back: `clientId`, `direction` and
+ * `serialNo` are given by the issuing path (hooks skip invoices that cannot concern them without a
+ * query) and absent after reconciliation (hooks then read the row).
  */
-export type IssuedFacts = { sendEmail: boolean; direction?: 'blue' | 'red'; serialNo?: string };
+export type IssuedFacts = {
+  sendEmail: boolean;
+  clientId?: number;
+  direction?: 'blue' | 'red';
+  serialNo?: string;
+};
 
 export type InvoiceIssuedHook = (app: FastifyInstance, invoiceId: number, opts: IssuedFacts) => Promise<void>;
 

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { channelDevRoutes } from '../../channels/dev-routes.ts';
 import { channelPlugin } from '../../channels/plugin.ts';
+import type { IssuedFacts } from './hooks.ts';
 import { metadataRoutes } from './metadata-routes.ts';
+import { clientOfInvoice } from './repo.ts';
 import { invoiceRoutes } from './routes.ts';
 import { reconcileInvoices } from './service.ts';
 
@@ -10,10 +12,20 @@ import { reconcileInvoices } from './service.ts';
 export const RECONCILE_JOB = 'invoices.reconcile';
 
 /**
+ * An issued invoice changes its business's first-screen answers (the devices' quota and stock in
+ * get-tax-equipment, the home figures): forget them here and in every process (lib/read-cache.ts).
+ */
+export async function forgetIssuedReads(app: FastifyInstance, invoiceId: number, facts: IssuedFacts) {
+  const clientId = facts.clientId ?? (await clientOfInvoice(app.db, invoiceId));
+  if (clientId !== undefined) await app.invalidate({ clients: [clientId] });
+}
+
+/**
  * Issuing (architecture.md §5): the tax channel, the single-invoice endpoints and the device /
  * invoice-type metadata the form reads; sandbox channel controls outside production.
  */
 export const invoicingModule = fp(async (app: FastifyInstance) => {
+  app.invoiceHooks.add(forgetIssuedReads);
   await app.register(channelPlugin);
   await app.register(invoiceRoutes);
   await app.register(metadataRoutes);

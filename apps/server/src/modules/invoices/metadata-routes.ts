@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { isDigitalType } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { storesKey } from '../../lib/read-cache.ts';
 import { assertEmployeeStore, employeeScope, type Scope, scopeOf } from '../../lib/scope.ts';
 import { deviceKinds, equipmentOf, storeDefaultKinds, storeOfBusiness } from './metadata-repo.ts';
 import { ISSUE_MENUS } from './routes.ts';
@@ -58,11 +59,71 @@ const equipmentQuerySchema = z.object({
 
 /** Devices and invoice kinds the invoice form offers (spec §7 equipment and type calls). */
 export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * get-tax-equipment's answers per business, store (or the employee's stores) and filter, this
+   * month (lib/read-cache.ts): forgotten by every write of the business (plugins/invalidation.ts),
+   * each invoice issued (the quota and stock it uses: the issued hook), the sandbox controls and
+   * the filing-lock sweep.
+   */
+  const equipment = app.readCaches.cache<TaxEquipment[]>({ ttlMs: 60_000 });
+
   /** A store id from the query must be one of the business's stores the user may see. */
   const assertStore = async (scope: Scope, id: number) => {
     if (!(await storeOfBusiness(app.db, scope.clientId, id)))
       throw new AppError(INVOICE_CODE.STORE_NOT_FOUND);
     assertEmployeeStore(scope, id);
+  };
+
+  /** The form's devices of `stores` with the kinds the query keeps, and the store's default kinds. */
+  const equipmentList = async (
+    clientId: number,
+    storeId: number,
+    stores: readonly number[] | null,
+    q: z.infer<typeof equipmentQuerySchema>,
+    month: string,
+  ): Promise<TaxEquipment[]> => {
+    const devices = await equipmentOf(app.db, clientId, stores);
+    // the store's default kinds (stores page); none for the all-stores view. They keep only the
+    // kinds a device issues (below), so a stand-in kind in them would be dropped there.
+    // Stryker disable next-line ArrayDeclaration: a stand-in kind is no kind a device issues (filtered below)
+    let defaults: string[] = [];
+    // Stryker disable next-line ConditionalExpression: the all-stores id has no store_settings row either (skips 1 killed)
+    if (storeId !== SUMMARY_STORE_ID) {
+      const kinds = await storeDefaultKinds(app.db, clientId, storeId);
+      // Stryker disable next-line ArrayDeclaration: a stand-in kind is no kind a device issues (filtered below)
+      defaults = kinds ?? [];
+    }
+    const out: TaxEquipment[] = [];
+    for (const d of devices) {
+      const types = sortTypes(d.invoice_types).filter((t) => {
+        const paper = (PAPER_INVOICE_TYPES as readonly string[]).includes(t);
+        if (q.invoice_style === '1' && paper) return false;
+        if (q.invoice_style === '2' && !paper) return false;
+        if (q.invoice_mode === '1' && !isDigitalType(t)) return false;
+        if (q.invoice_mode === '2' && isDigitalType(t)) return false;
+        return true;
+      });
+      if (types.length === 0) continue;
+      out.push({
+        device_id: d.id,
+        name: d.name,
+        kind: d.kind,
+        kind_name: DEVICE_KINDS[d.kind as DeviceKind] ?? d.kind,
+        channel: d.channel,
+        device_no: d.device_no,
+        extension_no: d.extension_no,
+        is_main: d.parent_id === null && d.extension_no === 0,
+        online: d.online,
+        locked: d.locked,
+        invoice_types: types.map(typeItem),
+        per_invoice_limit: d.per_invoice_limit,
+        monthly_quota: d.monthly_quota,
+        quota_used: d.quota_month === month ? d.quota_used : '0.00',
+        stock: Object.fromEntries(Object.entries(d.stock ?? {}).map(([k, v]) => [k, Number(v)])),
+        default_invoice_types: defaults.filter((k) => types.includes(k)),
+      });
+    }
+    return out;
   };
 
   app.get(
@@ -76,55 +137,21 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
       const q = req.query;
       // the store asked for, else the current one; -1 / none = every store the user may see
       const storeId = q.store_id ?? scope.storeId ?? SUMMARY_STORE_ID;
-      let stores: readonly number[] | null;
-      if (storeId !== SUMMARY_STORE_ID) {
-        await assertStore(scope, storeId);
-        stores = [storeId];
-      } else {
-        stores = employeeScope(scope).storeIds;
-      }
-      const devices = await equipmentOf(app.db, scope.clientId, stores);
-      // the store's default kinds (stores page); none for the all-stores view. They keep only the
-      // kinds a device issues (below), so a stand-in kind in them would be dropped there.
-      // Stryker disable next-line ArrayDeclaration: a stand-in kind is no kind a device issues (filtered below)
-      let defaults: string[] = [];
-      // Stryker disable next-line ConditionalExpression: the all-stores id has no store_settings row either (skips 1 killed)
-      if (storeId !== SUMMARY_STORE_ID) {
-        const kinds = await storeDefaultKinds(app.db, scope.clientId, storeId);
-        // Stryker disable next-line ArrayDeclaration: a stand-in kind is no kind a device issues (filtered below)
-        defaults = kinds ?? [];
-      }
+      const stores = storeId !== SUMMARY_STORE_ID ? [storeId] : employeeScope(scope).storeIds;
       const month = beijingMonth();
-      const out: TaxEquipment[] = [];
-      for (const d of devices) {
-        const types = sortTypes(d.invoice_types).filter((t) => {
-          const paper = (PAPER_INVOICE_TYPES as readonly string[]).includes(t);
-          if (q.invoice_style === '1' && paper) return false;
-          if (q.invoice_style === '2' && !paper) return false;
-          if (q.invoice_mode === '1' && !isDigitalType(t)) return false;
-          if (q.invoice_mode === '2' && isDigitalType(t)) return false;
-          return true;
-        });
-        if (types.length === 0) continue;
-        out.push({
-          device_id: d.id,
-          name: d.name,
-          kind: d.kind,
-          kind_name: DEVICE_KINDS[d.kind as DeviceKind] ?? d.kind,
-          channel: d.channel,
-          device_no: d.device_no,
-          extension_no: d.extension_no,
-          is_main: d.parent_id === null && d.extension_no === 0,
-          online: d.online,
-          locked: d.locked,
-          invoice_types: types.map(typeItem),
-          per_invoice_limit: d.per_invoice_limit,
-          monthly_quota: d.monthly_quota,
-          quota_used: d.quota_month === month ? d.quota_used : '0.00',
-          stock: Object.fromEntries(Object.entries(d.stock ?? {}).map(([k, v]) => [k, Number(v)])),
-          default_invoice_types: defaults.filter((k) => types.includes(k)),
-        });
-      }
+      const key = [
+        storeId === SUMMARY_STORE_ID ? `all:${storesKey(stores)}` : storeId,
+        q.invoice_style ?? '',
+        q.invoice_mode ?? '',
+        month,
+      ].join('|');
+      const out = await equipment.get(key, { clientId: scope.clientId }, async () => {
+        // another business's store is not found, whoever asks (the employee's own check is below)
+        if (storeId !== SUMMARY_STORE_ID && !(await storeOfBusiness(app.db, scope.clientId, storeId)))
+          throw new AppError(INVOICE_CODE.STORE_NOT_FOUND);
+        return equipmentList(scope.clientId, storeId, stores, q, month);
+      });
+      if (storeId !== SUMMARY_STORE_ID) assertEmployeeStore(scope, storeId);
       return ok(out);
     },
   );

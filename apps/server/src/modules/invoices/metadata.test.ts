@@ -28,6 +28,8 @@ describe('device and invoice-type metadata', () => {
   });
 
   const get = (path: string, token = f.admin) => call(t.app, 'GET', path, { token });
+  // rows written by hand below announce themselves, as any writer outside the app must (lib/read-cache.ts)
+  const forget = () => t.app.invalidate({ clients: [ids.software] });
   const names = (list: Array<{ name: string }>) => list.map((d) => d.name);
 
   it('GET /v3/client-store/get-tax-equipment lists the store’s devices with limits, quota and stock', async () => {
@@ -73,6 +75,7 @@ describe('device and invoice-type metadata', () => {
       insert into store_settings (store_id, client_id, default_invoice_types)
       values (${ids.hq}, ${ids.software}, '{81,026}')
       on conflict (store_id) do update set default_invoice_types = excluded.default_invoice_types`);
+    await forget();
     try {
       const res = await get(
         `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=${ids.hq}`,
@@ -87,6 +90,7 @@ describe('device and invoice-type metadata', () => {
       await t.db.execute(
         sql`update store_settings set default_invoice_types = '{82,81}' where store_id = ${ids.hq}`,
       );
+      await forget();
     }
   });
 
@@ -236,6 +240,7 @@ describe('device and invoice-type metadata', () => {
     await t.db.execute(
       sql`update tax_devices set invoice_types = '{028,026,999,004,026,007}' where id = ${ids.ukey}`,
     );
+    await forget();
     try {
       const res = await get(
         `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=${ids.hq}`,
@@ -246,6 +251,7 @@ describe('device and invoice-type metadata', () => {
       await t.db.execute(
         sql`update tax_devices set invoice_types = '{004,007,026,028}' where id = ${ids.ukey}`,
       );
+      await forget();
     }
   });
 
@@ -283,6 +289,7 @@ describe('device and invoice-type metadata', () => {
     await t.db.execute(
       sql`update tax_devices set parent_id = ${ids.goldenBranch} where id = ${ids.goldenMain}`,
     );
+    await forget();
     try {
       expect(await isMain(bj, ids.goldenBranch)).toBe(false);
       expect(await isMain(hq, ids.goldenMain)).toBe(false);
@@ -291,6 +298,7 @@ describe('device and invoice-type metadata', () => {
       await t.db.execute(
         sql`update tax_devices set parent_id = ${branch!.parent_id} where id = ${ids.goldenBranch}`,
       );
+      await forget();
     }
     expect(await isMain(hq, ids.goldenMain)).toBe(true);
   });
@@ -304,6 +312,7 @@ describe('device and invoice-type metadata', () => {
     await t.db.execute(
       sql`update tax_devices set quota_used = 500, quota_month = '2000-01' where id = ${ids.digital}`,
     );
+    await forget();
     try {
       const res = await get(
         `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&invoice_mode=1`,
@@ -313,6 +322,7 @@ describe('device and invoice-type metadata', () => {
       await t.db.execute(
         sql`update tax_devices set quota_used = ${before!.quota_used}, quota_month = ${before!.quota_month} where id = ${ids.digital}`,
       );
+      await forget();
     }
   });
 

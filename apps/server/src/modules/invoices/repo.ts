@@ -154,3 +154,11 @@ export type NewInvoice = {
   /** commit without waiting for the WAL flush (the channel flushes before reporting an issue) */
   asyncCommit: boolean;
 };
+
+/** The business of an invoice (the issued hooks after reconciliation, which know only its id). */
+export async function clientOfInvoice(db: DbOrTx, invoiceId: number): Promise<number | undefined> {
+  const res = await db.execute<{ client_id: number }>(
+    sql`select client_id from invoices where id = ${invoiceId}`,
+  );
+  return res.rows[0]?.client_id;
+}

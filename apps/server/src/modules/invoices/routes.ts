@@ -27,6 +27,8 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const result = await issueBlue(app, issuingActor(scopeOf(req)), req.body);
+      // issued: the invoice-issued hook forgets the business's read caches (plugins/invalidation.ts)
+      req.writesAnnounced = result.status === 'issued';
       return ok(result);
     },
   );

@@ -225,7 +225,7 @@ describe('issuing: the channel call and its answers', () => {
     ]);
     expect(await rowOf(body.serial_no)).toMatchObject({ errorCode: null, errorMessage: null });
     expect(await announcedFor(row.id)).toEqual([
-      { sendEmail: true, direction: 'blue', serialNo: body.serial_no },
+      { clientId: f.ids.software, sendEmail: true, direction: 'blue', serialNo: body.serial_no },
     ]);
   });
 
@@ -460,7 +460,7 @@ describe('issuing: the channel call and its answers', () => {
       { kind: 'issued', detail: { invoice_code: '', invoice_no: held!.invoiceNo }, userId: adminId },
     ]);
     expect(await announcedFor(row.id)).toEqual([
-      { sendEmail: false, direction: 'blue', serialNo: body.serial_no },
+      { clientId: f.ids.software, sendEmail: false, direction: 'blue', serialNo: body.serial_no },
     ]);
   });
 

@@ -24,6 +24,7 @@ export const realNameModule = fp(async (app: FastifyInstance) => {
   const service = new RealNameService(
     new SandboxRealNameBureau(app.db, app.providers.sms, app.env.dataDir, () => app.clock()),
     hub,
+    (clientId) => app.invalidate({ clients: [clientId] }),
   );
   app.decorate('realName', { service, hub });
   await app.register(realNameRoutes(service));

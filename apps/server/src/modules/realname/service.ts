@@ -53,9 +53,12 @@ export class RealNameService {
   constructor(
     private readonly bureau: SandboxRealNameBureau,
     private readonly hub: DeviceAuthHub,
+    /** a state changed: the business's cached device check is forgotten (`app.invalidate`) */
+    private readonly forget: (clientId: number) => Promise<void> = async () => {},
   ) {}
 
   private async changed(s: RealNameState): Promise<RealNameState> {
+    await this.forget(s.clientId);
     await this.hub.publish(toNote(s));
     return s;
   }
@@ -89,6 +92,7 @@ export class RealNameService {
 
   async smsLogin(clientId: number, deviceId: number, code: string) {
     const s = await this.bureau.smsLogin(clientId, deviceId, code);
+    await this.forget(clientId);
     return { logged_in: flag(s.loggedIn), login_expires_at: s.loginExpiresAt!.toISOString() };
   }
 
@@ -98,8 +102,24 @@ export class RealNameService {
    * authorisation not yet done (auth_status 1, 3 or 4). The one rule the socket and the device list share.
    */
   async authNeeds(clientId: number): Promise<Map<number, boolean>> {
+    return (await this.authNeedsUntil(clientId)).needs;
+  }
+
+  /**
+   * authNeeds, and when (ms on the bureau's clock) it may change by time alone — the first login or
+   * valid QR of the business to lapse; null when none will — so that an answer kept in a cache
+   * (the device check, lib/read-cache.ts) stops being served then.
+   */
+  async authNeedsUntil(clientId: number): Promise<{ needs: Map<number, boolean>; until: number | null }> {
     const states = await this.bureau.listForClient(clientId);
-    return new Map(states.map((s) => [s.deviceId, needsAuth(s)]));
+    const lapses = states
+      .flatMap((s) => [s.loggedIn ? s.loginExpiresAt : null, s.qrCode ? s.qrExpiresAt : null])
+      .filter((d): d is Date => d !== null)
+      .map((d) => d.getTime());
+    return {
+      needs: new Map(states.map((s) => [s.deviceId, needsAuth(s)])),
+      until: lapses.length > 0 ? Math.min(...lapses) : null,
+    };
   }
 
   /** Pending bureau-raised prompts a socket gets when it opens (auth_status 1, 3 or 4). */
@@ -141,7 +161,9 @@ export class RealNameService {
 
   async logout(deviceId: number): Promise<RealNameInfo> {
     const clientId = await this.bureau.clientOf(deviceId);
-    return toInfo(await this.bureau.setStatus(clientId, deviceId, { logout: true }));
+    const s = await this.bureau.setStatus(clientId, deviceId, { logout: true });
+    await this.forget(clientId);
+    return toInfo(s);
   }
 
   async configure(deviceId: number, body: DevRealNameBody): Promise<RealNameInfo> {
@@ -153,6 +175,7 @@ export class RealNameService {
       taxMobile: body.tax_mobile,
       smsAnswer10000: body.sms_answer_10000 === undefined ? undefined : flag(body.sms_answer_10000),
     });
+    await this.forget(clientId);
     return toInfo(s);
   }
 }

@@ -216,7 +216,10 @@ describe('red forms: what they record and show', () => {
       form_no: form.form_no,
     });
     await t.app.invoiceHooks.drain();
-    expect(issued.find((i) => i.id === Number(red.id))?.opts).toEqual({ sendEmail: false });
+    expect(issued.find((i) => i.id === Number(red.id))?.opts).toEqual({
+      clientId: f.ids.software,
+      sendEmail: false,
+    });
   });
 
   it('a refused red is retried on the same invoice, recorded as a retry', async () => {

@@ -377,7 +377,7 @@ export async function issueRedForm(app: FastifyInstance, actor: RedActor, formId
   });
   if (outcome?.status === 'issued') {
     await settleBlue(app, Number(b.id), actor.userId);
-    runInvoiceIssuedHooks(app, redId, { sendEmail: false });
+    runInvoiceIssuedHooks(app, redId, { clientId: actor.clientId, sendEmail: false });
   }
   return mustView(app, actor, formId);
 }

@@ -1,4 +1,5 @@
 import {
+  beijingDay,
   homeOverviewSchema,
   okSchema,
   smallScaleNoticeRequestSchema,
@@ -8,11 +9,25 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
+import { storesKey } from '../../lib/read-cache.ts';
 import { employeeScope, readableStores, scopeOf } from '../../lib/scope.ts';
 import * as service from './service.ts';
 
 /** Statistics (/query/invoice-stat) and the home figures and prompts (/home/index). */
 export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * The home figures per business, user (the prompts are the user's) and stores, today
+   * (lib/read-cache.ts). They change when an invoice is issued (red ones included: the issued hook
+   * forgets the business in every process), voided or otherwise written by a request of the
+   * business (plugins/invalidation.ts), and with the day (the key). Cached rather than kept as a
+   * per-day aggregate: the aggregate would need a write in the issuing transaction, which the
+   * group commit keeps to one statement, and the figures are read far more often than a busy
+   * business issues.
+   */
+  const overviews = app.readCaches.cache<Awaited<ReturnType<typeof service.homeOverview>>>({
+    ttlMs: 60_000,
+  });
+
   app.post(
     '/v3/invoice-stat/summary',
     {
@@ -31,16 +46,21 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { menu: '/home/index', scope: 'store' }, schema: { response: reply200(homeOverviewSchema) } },
     async (req) => {
       const scope = scopeOf(req);
+      // the figures: the selected store, or the summary's stores
+      // the small-scale meter: every store the employee may use, whatever is selected
+      const meterScope = employeeScope(scope);
+      const key = [storesKey(scope.storeIds), storesKey(meterScope.storeIds), beijingDay()].join('|');
+      const tags = { clientId: scope.clientId, userId: scope.userId };
       return ok(
-        await service.homeOverview(app.db, {
-          userId: scope.userId,
-          clientId: scope.clientId,
-          // the figures: the selected store, or the summary's stores
-          scope,
-          // the small-scale meter: every store the employee may use, whatever is selected
-          meterScope: employeeScope(scope),
-          partialScope: scope.permittedStoreIds !== null,
-        }),
+        await overviews.get(key, tags, () =>
+          service.homeOverview(app.db, {
+            userId: scope.userId,
+            clientId: scope.clientId,
+            scope,
+            meterScope,
+            partialScope: scope.permittedStoreIds !== null,
+          }),
+        ),
       );
     },
   );

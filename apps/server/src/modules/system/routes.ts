@@ -4,11 +4,24 @@ import { ok, reply200 } from '../../lib/envelope.ts';
 import * as repo from './repo.ts';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
+  /**
+   * The user's unread notice (lib/read-cache.ts). Marking it read is a write of the user's own,
+   * which forgets it at once in every process (plugins/invalidation.ts). Notices themselves have no
+   * writer in the app (the operator inserts them): a new one shows within the 30 s TTL, which a
+   * one-time announcement tolerates — nobody can tell when it was published.
+   */
+  const unread = app.readCaches.cache<Awaited<ReturnType<typeof repo.findUnreadNotice>>>({
+    ttlMs: 30_000,
+  });
+
   // spec §2: the one-time public notice
   app.get(
     '/v3/system/public-notice',
     { config: { scope: 'user' }, schema: { response: reply200(publicNoticeSchema) } },
-    async (req) => ok(await repo.findUnreadNotice(app.db, req.session!.userId)),
+    async (req) => {
+      const userId = req.session!.userId;
+      return ok(await unread.get('', { userId }, () => repo.findUnreadNotice(app.db, userId)));
+    },
   );
 
   app.post(

@@ -103,7 +103,7 @@ export async function issueBlue(
   // with the device's other new invoices in flight; anything else (a refusal to name, a serial
   // already known, a simulated fault) takes the two steps below
   const atOnce = await issueAtOnce(app, newInvoice);
-  if (atOnce) return issuedResult(app, req, atOnce.recordedId, atOnce.outcome);
+  if (atOnce) return issuedResult(app, actor, req, atOnce.recordedId, atOnce.outcome);
 
   const ctx = await insertIssuing(app.db, newInvoice);
   // Stryker disable next-line ConditionalExpression: sellerFacts found the business just before, and businesses are never deleted
@@ -144,7 +144,7 @@ export async function issueBlue(
     userId: actor.userId,
     ...channelReq,
   });
-  if (outcome?.status === 'issued') return issuedResult(app, req, invoiceId, outcome);
+  if (outcome?.status === 'issued') return issuedResult(app, actor, req, invoiceId, outcome);
   const result = await current(app, actor.clientId, invoiceId);
   const failure =
     outcome?.status === 'failed'
@@ -162,11 +162,13 @@ export async function issueBlue(
 /** The answer for an invoice this request issued (nothing to read back); starts the issued hooks. */
 function issuedResult(
   app: FastifyInstance,
+  actor: Actor,
   req: BlueInvoiceRequest,
   invoiceId: number,
   outcome: ChannelIssued,
 ): IssueResult {
   runInvoiceIssuedHooks(app, invoiceId, {
+    clientId: actor.clientId,
     sendEmail: req.send_email && Boolean(req.buyer.email),
     direction: 'blue',
     serialNo: req.serial_no,
