@@ -57,6 +57,7 @@ import {
   deviceItemSchema,
   storeBodySchema,
   storeItemSchema,
+  storeStatusBodySchema,
 } from '@kaipiao/shared/schemas/devices';
 import { z } from 'zod';
 
@@ -125,6 +126,7 @@ export const CONTRACT = {
   // stores (modules/stores/routes.ts)
   'GET /v3/client/get-all-store-list': { data: z.array(storeItemSchema) },
   'POST /v3/client-store/save': { body: storeBodySchema, data: z.object({ id: z.number() }) },
+  'POST /v3/client-store/set-status': { body: storeStatusBodySchema, data: z.object({ id: z.number() }) },
 
   // devices and real-name (modules/devices/routes.ts, modules/realname/routes.ts)
   'GET /v3/client/client-equ-list': { data: z.array(deviceItemSchema) },

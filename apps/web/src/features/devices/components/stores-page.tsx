@@ -13,8 +13,7 @@ import {
   type TableColumnsType,
   Tag,
 } from 'antd';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { type ReactNode, useState } from 'react';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { zodRules } from '../../../lib/antd-rules.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
@@ -106,17 +105,28 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
   );
 }
 
-/** /group/client-store and /hotel/group/client-store: stores, their devices and default kinds. */
-export function StoresPage({ hotel = false }: { hotel?: boolean }) {
+/**
+ * /group/client-store and /hotel/group/client-store: stores, their devices and default kinds. Every
+ * row action acts on the row's store (issue 24): 编辑 and 停用/启用 by its id, 扫码开票设置 in
+ * `scanSettings` (the scan feature's dialog, composed by the route module) given the row's store.
+ */
+export function StoresPage({
+  scanSettings,
+}: {
+  scanSettings?: (store: StoreItem | null, onClose: () => void) => ReactNode;
+}) {
   const clientId = useSessionStore((s) => s.business?.client_id);
   const q = useQuery(storesQuery(clientId));
   const qc = useQueryClient();
   const [editing, setEditing] = useState<Editing>(null);
+  const [scanStore, setScanStore] = useState<StoreItem | null>(null);
   const toggle = async (s: StoreItem) => {
     const next = s.status === 'active' ? 'disabled' : 'active';
     await setStoreStatus(s.client_store_id, next);
     toastSuccess(next === 'active' ? '已启用' : '已停用');
-    await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
+    // not awaited: the confirmation closes once the status is set, before its question (which
+    // follows the status) would flip to the opposite one while the lists reload
+    void qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
   };
   const columns: TableColumnsType<StoreItem> = [
     { title: '门店名称', dataIndex: 'name' },
@@ -151,7 +161,11 @@ export function StoresPage({ hotel = false }: { hotel?: boolean }) {
           <Button type="link" size="small" onClick={() => setEditing({ item: s })}>
             编辑
           </Button>
-          <Link to={hotel ? '/hotel/invoice/qrcode' : '/invoice/qrcode'}>扫码开票设置</Link>
+          {scanSettings && (
+            <Button type="link" size="small" onClick={() => setScanStore(s)}>
+              扫码开票设置
+            </Button>
+          )}
           <Popconfirm
             title={s.status === 'active' ? '停用后该门店不能再开票，确定停用？' : '确定启用该门店？'}
             onConfirm={() => toggle(s)}
@@ -182,7 +196,12 @@ export function StoresPage({ hotel = false }: { hotel?: boolean }) {
         dataSource={q.data ?? []}
         pagination={false}
       />
-      <StoreModal editing={editing} onClose={() => setEditing(null)} />
+      <StoreModal
+        key={editing?.item?.client_store_id ?? 'new'}
+        editing={editing}
+        onClose={() => setEditing(null)}
+      />
+      {scanSettings?.(scanStore, () => setScanStore(null))}
     </Card>
   );
 }

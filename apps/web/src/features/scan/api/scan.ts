@@ -15,14 +15,16 @@ import { useSessionStore } from '../../../stores/session-store.ts';
 // Scan-to-invoice (console side): per-store settings, static and order QR codes, the audit queue.
 export type Page<T> = { list: T[]; total: number };
 
+// Settings name their store (sid) rather than take the session's: the store page opens them for
+// any row's store (issue 24: 上海分部's 扫码开票设置 opened 文三路总部's). The server checks the store.
 export const settingsQuery = (storeId: number) =>
   queryOptions({
     queryKey: scopedKey('scan', 'settings', storeId),
-    queryFn: () => api.get<ScanSettings>('/v3/scan-code/settings'),
+    queryFn: () => api.get<ScanSettings>('/v3/scan-code/settings', { params: { sid: storeId } }),
   });
 
-export const saveSettings = (body: Omit<ScanSettings, 'store_id'>) =>
-  api.post<ScanSettings>('/v3/scan-code/settings', body);
+export const saveSettings = (storeId: number, body: Omit<ScanSettings, 'store_id'>) =>
+  api.post<ScanSettings>('/v3/scan-code/settings', body, { params: { sid: storeId } });
 
 export const codesQuery = (
   storeId: number,

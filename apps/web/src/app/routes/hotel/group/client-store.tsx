@@ -1,5 +1,8 @@
 import { StoresPage } from '../../../../features/devices/components/stores-page.tsx';
+import { ScanSettingsDialog } from '../../../../features/scan/components/scan-settings-dialog.tsx';
 
 export default function HotelGroupClientStorePage() {
-  return <StoresPage hotel />;
+  return (
+    <StoresPage scanSettings={(store, onClose) => <ScanSettingsDialog store={store} onClose={onClose} />} />
+  );
 }
