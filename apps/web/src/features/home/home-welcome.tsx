@@ -83,7 +83,7 @@ function TodayKpi({ d }: { d: HomeOverview | undefined }) {
     </Typography.Text>
   );
   return (
-    <Card variant="borderless" style={{ height: '100%' }}>
+    <Card variant="borderless" style={{ height: '100%' }} role="region" aria-label="今日开票">
       {d ? (
         <>
           <Statistic title="今日开票净额（价税合计）" value={`¥${formatMoney(d.today.total_with_tax)}`} />
