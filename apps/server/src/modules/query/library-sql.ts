@@ -113,11 +113,37 @@ export type ListRow = {
 };
 
 /**
+ * Where a search reads its rows: the table, or (the `grams` way) the rows holding the term's GIN keys.
+ * The keys carry the business, so the GIN alone narrows to it; the rows are materialised first so the
+ * planner cannot AND the GIN's bitmap with a bitmap of the date range or the store — over hundreds
+ * of thousands of rows that costs more than the whole search.
+ */
+export type SearchSource = { with: SQL; from: SQL };
+
+export const TABLE_SOURCE: SearchSource = { with: sql``, from: sql.raw('invoices i') };
+
+/** Every column libraryConditions and the list order read. */
+const FILTERED_COLUMNS = sql.raw(`i.id, i.client_id, i.store_id, i.status, i.red_status, i.direction,
+  i.invoice_type, i.total_with_tax, i.issued_at, i.created_at, i.buyer_name, i.buyer_tax_code, i.invoice_no`);
+
+export function gramSource(keys: string[]): SearchSource {
+  return {
+    with: sql`with g as materialized (select ${FILTERED_COLUMNS} from invoices i where ${gramCondition(keys)}) `,
+    from: sql.raw('g i'),
+  };
+}
+
+/**
  * One page, newest first: the page's ids first (an index-only scan when the plan is `ordered`: every
  * filtered column is in the covering index), then their rows.
  */
-export function listPageSql(where: SQL, page: number, pageSize: number): SQL {
-  return sql`select ${LIST_COLUMNS} from (select i.id from invoices i where ${where}
+export function listPageSql(
+  where: SQL,
+  page: number,
+  pageSize: number,
+  src: SearchSource = TABLE_SOURCE,
+): SQL {
+  return sql`${src.with}select ${LIST_COLUMNS} from (select i.id from ${src.from} where ${where}
       order by ${SORT_TIME} desc, i.id desc limit ${pageSize} offset ${(page - 1) * pageSize}) p
     join invoices i on i.id = p.id
     order by ${SORT_TIME} desc, i.id desc`;
@@ -143,20 +169,23 @@ export function termGramsSql(clientId: number, term: string): SQL {
     left join library_term_grams t on t.client_id = ${clientId} and t.gram = g.key`;
 }
 
-/** The planner settings that pin a search way for one transaction (SET LOCAL). */
+/**
+ * The planner settings that pin a search way for one transaction (SET LOCAL); no parallel workers
+ * either: starting them costs more than these reads.
+ */
 export const SEARCH_WAY_SETTINGS: Record<SearchWay, SQL> = {
   ordered: sql.raw(
-    `select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`,
+    `select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true), ` +
+      `set_config('max_parallel_workers_per_gather', '0', true)`,
   ),
   grams: sql.raw(
-    `select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true), ` +
-      `set_config('enable_indexonlyscan', 'off', true)`,
+    `select set_config('enable_seqscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`,
   ),
 };
 
 /** The number of matches, counted up to LIBRARY_COUNT_CAP + 1 (so "more than the cap" is known). */
-export function countSql(where: SQL): SQL {
-  return sql`select count(*)::int as n from (select 1 from invoices i where ${where} limit ${LIBRARY_COUNT_CAP + 1}) m`;
+export function countSql(where: SQL, src: SearchSource = TABLE_SOURCE): SQL {
+  return sql`${src.with}select count(*)::int as n from (select 1 from ${src.from} where ${where} limit ${LIBRARY_COUNT_CAP + 1}) m`;
 }
 
 /** A keyset batch after (time, id) for exports, newest first; `sort_time` comes back as text (µs kept). */

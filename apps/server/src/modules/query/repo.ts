@@ -21,12 +21,13 @@ import { refuseIfOtherStore } from '../../lib/scope.ts';
 import { fileNameFor } from '../documents/service.ts';
 import {
   countSql,
-  gramCondition,
+  gramSource,
   type LibraryScope,
   type ListRow,
   libraryConditions,
   listPageSql,
   SEARCH_WAY_SETTINGS,
+  TABLE_SOURCE,
   termGramsSql,
 } from './library-sql.ts';
 import { isoOf } from './scope.ts';
@@ -91,11 +92,11 @@ export async function readLibraryPage(
   plan: Pick<SearchPlan, 'page' | 'count' | 'keys'> | null,
 ) {
   const where = libraryConditions(scope, filter);
-  const whereFor = (way: SearchWay | undefined) =>
-    way === 'grams' && plan ? sql`${where} and ${gramCondition(plan.keys)}` : where;
+  const source = (way: SearchWay | undefined) =>
+    way === 'grams' && plan ? gramSource(plan.keys) : TABLE_SOURCE;
   const [rows, count] = await Promise.all([
-    readWith<ListRow>(db, plan?.page, listPageSql(whereFor(plan?.page), page, pageSize)),
-    readWith<{ n: number }>(db, plan?.count, countSql(whereFor(plan?.count))),
+    readWith<ListRow>(db, plan?.page, listPageSql(where, page, pageSize, source(plan?.page))),
+    readWith<{ n: number }>(db, plan?.count, countSql(where, source(plan?.count))),
   ]);
   // Stryker disable next-line OptionalChaining: count(*) always returns one row
   const n = Number(count.rows[0]?.n ?? 0);

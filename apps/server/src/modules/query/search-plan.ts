@@ -8,8 +8,8 @@
  *   the page's last row / the count cap, so its cost is (rows wanted) / (share of names matching);
  * - `grams`: the GIN on the term's two rarest keys, then recheck, date/store filters and sort; its
  *   cost is the rarest key's posting list (each entry a heap visit).
- * Costs per row were measured on 1,000,000 invoices (bench/library-search.ts): an index tuple
- * tested ≈ 0.5 µs, a GIN entry with its heap visit ≈ 1 µs.
+ * Costs per row were measured on 1,000,000 invoices (bench/library-search.ts, BENCH_VERBOSE=1): an
+ * index tuple tested ≈ 0.25 µs, a GIN entry with its heap visit and filters ≈ 0.37 µs.
  */
 
 export type SearchWay = 'ordered' | 'grams';
@@ -24,7 +24,7 @@ export type SearchPlan = {
 };
 
 /** Relative cost of one index tuple tested in the ordered scan and one GIN entry with its heap visit. */
-export const ORDERED_ROW_COST = 0.5;
+export const ORDERED_ROW_COST = 0.7;
 export const GRAM_ROW_COST = 1;
 
 export type GramCount = { key: string; n: number };
