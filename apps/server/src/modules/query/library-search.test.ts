@@ -181,6 +181,42 @@ describe('library search: every plan finds what a plain strpos scan finds', () =
     expect(nonEmpty).toBeGreaterThan(TERMS.length * 3);
   });
 
+  it('the other text filters (number suffix, buyer tax code) give the same rows under every plan', async () => {
+    const codes = (
+      await t.db.execute<{ code: string }>(sql`select distinct buyer_tax_code as code from invoices
+        where client_id = ${f.software} and buyer_tax_code <> '' limit 2`)
+    ).rows.map((r) => r.code);
+    const filters: InvoiceFilter[] = [
+      { invoice_no: '1' },
+      { invoice_no: '7' },
+      { invoice_no: '01' },
+      { invoice_no: '0001' },
+      { invoice_no: '99999999' },
+      ...codes.map((c) => ({ buyer_tax_code: c })),
+      { buyer_tax_code: 'NOSUCHCODE' },
+      { invoice_no: '1', buyer_name: '公司' },
+    ];
+    for (const filter of filters) {
+      const rows = await t.db.execute<{ id: number }>(sql`select id from invoices
+        where client_id = ${f.software}
+          and (${filter.invoice_no ?? null}::text is null or invoice_no like '%' || ${filter.invoice_no ?? null}::text)
+          and (${filter.buyer_tax_code ?? null}::text is null or buyer_tax_code = ${filter.buyer_tax_code ?? null}::text)
+          and (${filter.buyer_name ?? null}::text is null or strpos(lower(buyer_name), lower(${filter.buyer_name ?? null}::text)) > 0)
+        order by coalesce(issued_at, created_at) desc, id desc`);
+      const want = rows.rows.map((r) => Number(r.id));
+      const chosen = await searchPlan(t.db, f.software, filter, 30);
+      for (const plan of [chosen, ...PLANS.map((p) => p.plan && { ...p.plan, keys: [] })]) {
+        const r = await readLibraryPage(t.db, { clientId: f.software, storeIds: null }, filter, 1, 30, plan);
+        expect(r.total, JSON.stringify(filter)).toBe(want.length);
+        expect(r.list.map((x) => x.invoice_id)).toEqual(want.slice(0, 30));
+      }
+    }
+    // one last digit: the ordered scan; longer suffixes and tax codes: the planner
+    expect((await searchPlan(t.db, f.software, { invoice_no: '7' }, 10))?.page).toBe('ordered');
+    expect(await searchPlan(t.db, f.software, { invoice_no: '74' }, 10)).toBeNull();
+    expect(await searchPlan(t.db, f.software, { buyer_tax_code: codes[0] }, 10)).toBeNull();
+  });
+
   it('the GIN ways use all of a term’s keys too, and any two of them (each is implied by the match)', async () => {
     for (const term of ['杭州数澜网络', '数据服务', 'abc t', '"引号"']) {
       const keys = (await t.db.execute<{ key: string }>(termGramsSql(f.software, term))).rows.map(
