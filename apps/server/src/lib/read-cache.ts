@@ -134,3 +134,29 @@ export class ReadCache<V> {
 /** A cache key part for a list of store ids (null = every store). */
 export const storesKey = (ids: Iterable<number> | null): string =>
   ids === null ? '*' : [...ids].sort((a, b) => a - b).join(',');
+
+const encodedBodies = new WeakMap<object, string>();
+
+/**
+ * The `ok` envelope of a cached answer as JSON text, made once per stored answer (the menu-list
+ * way, modules/authority/routes.ts): the route's response schema parses it then — stripping what
+ * is not in the contract — and every later call sends the same text without serialising again.
+ * Send it with `sendEncoded`.
+ */
+export function encodedOk<V extends object>(answer: V, schema: { parse(data: unknown): unknown }): string {
+  let body = encodedBodies.get(answer);
+  if (body === undefined) {
+    body = JSON.stringify({ code: 0, message: 'ok', data: schema.parse(answer) });
+    encodedBodies.set(answer, body);
+  }
+  return body;
+}
+
+/**
+ * Sends JSON text as it is (Fastify serialises only objects): the route's response schema, which
+ * documents the answer, was applied by `encodedOk` when the text was made.
+ */
+export function sendEncoded<R extends { type(contentType: string): R }>(reply: R, body: string): R {
+  // the route's typed send expects its schema's object; a string is sent as it is
+  return (reply.type('application/json; charset=utf-8') as unknown as { send(text: string): R }).send(body);
+}

@@ -16,7 +16,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { storesKey } from '../../lib/read-cache.ts';
+import { encodedOk, sendEncoded, storesKey } from '../../lib/read-cache.ts';
 import { employeeScope, scopeOf } from '../../lib/scope.ts';
 import { assertStoreVisible } from '../stores/service.ts';
 import * as accounts from './accounts.ts';
@@ -131,15 +131,14 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/equipment/check-tax',
     { config: { scope: 'store' }, schema: { response: reply200(checkTaxSchema) } },
-    async (req) => {
+    async (req, reply) => {
       const scope = scopeOf(req);
       // the answer is the business's devices as the employee's stores see them, on this day (a
       // 锁死期 that has come is applied on the first read of a day)
       const key = `${storesKey(employeeScope(scope).storeIds)}|${beijingDay()}`;
-      const { until: _, ...answer } = await checks.get(key, { clientId: scope.clientId }, () =>
-        service.checkTax(app, scope),
-      );
-      return ok(answer);
+      const answer = await checks.get(key, { clientId: scope.clientId }, () => service.checkTax(app, scope));
+      // the schema leaves `until` out
+      return sendEncoded(reply, encodedOk(answer, checkTaxSchema));
     },
   );
   app.get(

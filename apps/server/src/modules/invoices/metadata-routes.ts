@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { isDigitalType } from '../../channels/numbers.ts';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { storesKey } from '../../lib/read-cache.ts';
+import { encodedOk, sendEncoded, storesKey } from '../../lib/read-cache.ts';
 import { assertEmployeeStore, employeeScope, type Scope, scopeOf } from '../../lib/scope.ts';
 import { deviceKinds, equipmentOf, storeDefaultKinds, storeOfBusiness } from './metadata-repo.ts';
 import { ISSUE_MENUS } from './routes.ts';
@@ -48,6 +48,8 @@ const sortTypes = (codes: Iterable<string>) =>
   [...new Set(codes)]
     .filter((c) => c in INVOICE_TYPES)
     .sort((a, b) => TYPE_ORDER.indexOf(a as InvoiceType) - TYPE_ORDER.indexOf(b as InvoiceType));
+
+const equipmentListSchema = z.array(taxEquipmentSchema);
 
 const equipmentQuerySchema = z.object({
   store_id: z.coerce.number().int().min(-PG_INT_MAX).max(PG_INT_MAX).optional(),
@@ -130,9 +132,9 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
     '/v3/client-store/get-tax-equipment',
     {
       config: { menu: EQUIPMENT_MENUS, scope: 'store' },
-      schema: { querystring: equipmentQuerySchema, response: reply200(z.array(taxEquipmentSchema)) },
+      schema: { querystring: equipmentQuerySchema, response: reply200(equipmentListSchema) },
     },
-    async (req) => {
+    async (req, reply) => {
       const scope = scopeOf(req);
       const q = req.query;
       // the store asked for, else the current one; -1 / none = every store the user may see
@@ -152,7 +154,7 @@ export const metadataRoutes: FastifyPluginAsyncZod = async (app) => {
         return equipmentList(scope.clientId, storeId, stores, q, month);
       });
       if (storeId !== SUMMARY_STORE_ID) assertEmployeeStore(scope, storeId);
-      return ok(out);
+      return sendEncoded(reply, encodedOk(out, equipmentListSchema));
     },
   );
 

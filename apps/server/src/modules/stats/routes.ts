@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok, reply200 } from '../../lib/envelope.ts';
-import { storesKey } from '../../lib/read-cache.ts';
+import { encodedOk, sendEncoded, storesKey } from '../../lib/read-cache.ts';
 import { employeeScope, readableStores, scopeOf } from '../../lib/scope.ts';
 import * as service from './service.ts';
 
@@ -44,24 +44,23 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/v3/home/invoice-overview',
     { config: { menu: '/home/index', scope: 'store' }, schema: { response: reply200(homeOverviewSchema) } },
-    async (req) => {
+    async (req, reply) => {
       const scope = scopeOf(req);
       // the figures: the selected store, or the summary's stores
       // the small-scale meter: every store the employee may use, whatever is selected
       const meterScope = employeeScope(scope);
       const key = [storesKey(scope.storeIds), storesKey(meterScope.storeIds), beijingDay()].join('|');
       const tags = { clientId: scope.clientId, userId: scope.userId };
-      return ok(
-        await overviews.get(key, tags, () =>
-          service.homeOverview(app.db, {
-            userId: scope.userId,
-            clientId: scope.clientId,
-            scope,
-            meterScope,
-            partialScope: scope.permittedStoreIds !== null,
-          }),
-        ),
+      const answer = await overviews.get(key, tags, () =>
+        service.homeOverview(app.db, {
+          userId: scope.userId,
+          clientId: scope.clientId,
+          scope,
+          meterScope,
+          partialScope: scope.permittedStoreIds !== null,
+        }),
       );
+      return sendEncoded(reply, encodedOk(answer, homeOverviewSchema));
     },
   );
 
