@@ -88,7 +88,7 @@ async function main() {
   });
   const app = await buildApp({ env, dbHandle, logger: false });
   // a true no-op behind the same session and business/store checks as every API route (the app
-  // has no such route of its own: GET /v3/user/info reads the user row on every call)
+  // has no such route of its own: GET /v3/user/info builds its answer from the cached user row)
   app.get('/bench/noop', async () => ok(null));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
