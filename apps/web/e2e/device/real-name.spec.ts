@@ -102,7 +102,7 @@ test.describe('real-name authentication (spec §2–§4)', () => {
     await qrAnswer;
     const dialog = page.getByRole('dialog', { name: '认证' });
     await expect(dialog).toBeVisible();
-    await expect(dialog.getByText('实人账号：王芳')).toBeVisible();
+    await expect(dialog.getByText('实人账号：张丽')).toBeVisible(); // the bound account's person
     await expect(dialog.getByText('请使用税务APP扫描二维码进行实名认证')).toBeVisible();
     const canvas = dialog.getByTestId('real-name-qr').locator('canvas');
     // spec §9: QR 250 px (the canvas is drawn at the device pixel ratio, 1 here)
@@ -228,7 +228,7 @@ test.describe('real-name authentication (spec §2–§4)', () => {
       for (const p of [onSecond, onFirst]) {
         const prompt = p.getByRole('dialog', { name: '认证' });
         await expect(prompt).toBeVisible();
-        await expect(prompt.getByText('实人账号：王芳')).toBeVisible();
+        await expect(prompt.getByText('实人账号：张丽')).toBeVisible();
         await expect(prompt.getByTestId('real-name-qr').locator('canvas')).toBeVisible();
       }
       await screenshot(onSecond, 'real-name-prompt');

@@ -92,8 +92,9 @@ test.describe('red-letter invoices (/red-info/sheet, /red-info/modify)', () => {
     await expect(page).toHaveURL(new RegExp(`/red-info/modify\\?invoice_id=${blue.invoice_id}$`));
     await expect(page.getByText('填写红字确认单')).toBeVisible();
     await expect(page.getByText(/购买方已勾选或入账该发票/)).toBeVisible();
-    await page.getByText('销售折让', { exact: true }).click();
-    await page.getByText('部分红冲', { exact: true }).click();
+    // by role: a library page kept open in a tab may show a 部分红冲 tag of an earlier invoice
+    await page.getByRole('radio', { name: '销售折让' }).check();
+    await page.getByRole('radio', { name: '部分红冲' }).check();
     await page.getByLabel('第1行红冲金额').fill('300');
     await expect(page.getByText('¥-300.00')).toBeVisible();
     await screenshot(page, 'red-modify');
