@@ -129,7 +129,7 @@ export function StoresPage({
     void qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
   };
   const columns: TableColumnsType<StoreItem> = [
-    { title: '门店名称', dataIndex: 'name' },
+    { title: '门店名称', dataIndex: 'name', width: 130 },
     { title: '门店编号', dataIndex: 'code', width: 110 },
     {
       title: '开票设备',
