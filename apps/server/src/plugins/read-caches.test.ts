@@ -5,6 +5,7 @@ import { testClock } from '../../test/clock.ts';
 import { invoicingFixture, payload } from '../../test/fixtures/invoices.ts';
 import { buildTestApp, call, DEMO } from '../../test/helper.ts';
 import { realnameSessions, users } from '../db/schema/index.ts';
+import { applyAppFilingLocks } from '../modules/devices/filing-locks.ts';
 
 /**
  * The first screen's read caches (issue 11 item 6, lib/read-cache.ts): a write that changes an
@@ -157,6 +158,21 @@ describe('first-screen read caches', () => {
       });
     } finally {
       clock.release();
+    }
+  });
+
+  it('get-tax-equipment: a device the filing-lock sweep locks is seen locked by the other process', async () => {
+    const id = f.ids.goldenMain;
+    expect(await equipment(two.app, id)).toMatchObject({ locked: false });
+    // the sweep on the 20th of next month (its clock; the caches' month is still this one)
+    const now = new Date();
+    const later = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 20, 4));
+    try {
+      expect(await applyAppFilingLocks(one.app, later, f.ids.software)).toBeGreaterThan(0);
+      await expect.poll(async () => (await equipment(two.app, id)).locked, poll).toBe(true);
+    } finally {
+      await one.db.execute(sql`update tax_devices set locked = false where client_id = ${f.ids.software}`);
+      await one.app.invalidate({ clients: [f.ids.software] });
     }
   });
 
