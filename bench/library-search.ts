@@ -369,7 +369,13 @@ async function main() {
   );
 
   // what clerks type, by class (the seeded names: city + word + trade [+ Latin brand] + suffix [+ 第N分公司])
-  const CLASSES: { name: string; terms: string[] }[] = [
+  const taxCodes = (
+    await dbHandle.pool.query(
+      `select buyer_tax_code from invoices where client_id = $1 and id % 1000 = 7 limit 2`,
+      [ids.software],
+    )
+  ).rows.map((r) => r.buyer_tax_code as string);
+  const CLASSES: { name: string; terms: string[]; field?: 'invoice_no' | 'buyer_tax_code' }[] = [
     { name: '1 char, common', terms: ['公', '有', '技'] },
     { name: '1 char, middling', terms: ['杭', '数', '星'] },
     { name: '1 char, absent', terms: ['龙', '鑫', 'Q'] },
@@ -385,6 +391,9 @@ async function main() {
     { name: 'digits', terms: ['3', '第12', '20分公司'] },
     { name: 'tax-number fragment', terms: ['9133', '913301', '91330106MA2'] },
     { name: 'absent, 2+ chars', terms: ['龙门客栈', 'Xiaomi', '不存在的公司'] },
+    // the library's other text filters
+    { name: '发票号码 suffix', terms: ['7', '74', '7431'], field: 'invoice_no' },
+    { name: '购方税号 (exact)', terms: [...taxCodes, '91330106MA2KC7LM1A'], field: 'buyer_tax_code' },
   ];
   const from = beijingDay(Date.now() - 90 * 86_400_000);
   const to = beijingDay();
@@ -397,6 +406,7 @@ async function main() {
       storeIds: [ids.swStores[0]!],
     },
   ];
+  type BenchWay = SearchWay | 'planner';
   type Search = {
     cls: string;
     term: string;
@@ -404,22 +414,29 @@ async function main() {
     body: Record<string, unknown>;
     where: SQL;
     keys: string[];
-    best?: { page: SearchWay; count: SearchWay };
-    calibration?: Partial<Record<'page' | 'count', { ordered: number; grams: number }>>;
+    /** the ways tried for the baseline: the two plans for a name, the ordered scan and the planner else */
+    ways: [BenchWay, BenchWay];
+    best?: { page: BenchWay; count: BenchWay };
+    calibration?: Partial<Record<'page' | 'count', Partial<Record<BenchWay, number>>>>;
   };
   const searches: Search[] = [];
   for (const c of CLASSES) {
     for (const term of c.terms) {
+      const field = c.field ?? 'buyer_name';
       const keys = (
-        await dbHandle.db.execute<{ key: string; n: number }>(termGramsSql(ids.software, term))
-      ).rows
+        field === 'buyer_name'
+          ? (await dbHandle.db.execute<{ key: string; n: number }>(termGramsSql(ids.software, term))).rows
+          : []
+      )
         .sort((a, b) => Number(a.n) - Number(b.n) || (a.key < b.key ? -1 : 1))
         .map((k) => k.key);
       for (const v of VARIANTS) {
-        const body = { buyer_name: term, ...v.extra, page: 1, page_size: 10 };
+        const body = { [field]: term, ...v.extra, page: 1, page_size: 10 };
         const { page: _p, page_size: _s, store_ids: _st, ...filter } = invoiceListRequestSchema.parse(body);
         const where = libraryConditions({ clientId: ids.software, storeIds: v.storeIds }, filter);
-        searches.push({ cls: c.name, term, variant: v.name, body, where, keys: keys.slice(0, 2) });
+        const ways: [BenchWay, BenchWay] =
+          field === 'buyer_name' ? ['ordered', 'grams'] : ['ordered', 'planner'];
+        searches.push({ cls: c.name, term, variant: v.name, body, where, keys: keys.slice(0, 2), ways });
       }
     }
   }
@@ -428,15 +445,15 @@ async function main() {
   const dialect = new PgDialect({ casing: 'snake_case' });
   const raw = new pg.Pool({ connectionString: database.url, max: 10 });
   const q = (x: SQL) => dialect.sqlToQuery(x);
-  const source = (s: Search, way: SearchWay) => (way === 'grams' ? gramSource(s.keys) : TABLE_SOURCE);
+  const source = (s: Search, way: BenchWay) => (way === 'grams' ? gramSource(s.keys) : TABLE_SOURCE);
   const settings = Object.fromEntries(
     (['ordered', 'grams'] as const).map((w) => [w, q(SEARCH_WAY_SETTINGS[w]).sql]),
   ) as Record<SearchWay, string>;
-  const pinned = async (way: SearchWay, stmt: { sql: string; params: unknown[] }) => {
+  const pinned = async (way: BenchWay, stmt: { sql: string; params: unknown[] }) => {
     const c = await raw.connect();
     try {
       await c.query('begin');
-      await c.query(settings[way]);
+      if (way !== 'planner') await c.query(settings[way]);
       const r = await c.query(stmt.sql, stmt.params);
       await c.query('commit');
       return r;
@@ -444,9 +461,9 @@ async function main() {
       c.release();
     }
   };
-  const pageStmt = (s: Search, way: SearchWay) =>
+  const pageStmt = (s: Search, way: BenchWay) =>
     q(listPageSql(s.where, 1, 10, source(s, way))) as { sql: string; params: unknown[] };
-  const countStmt = (s: Search, way: SearchWay) =>
+  const countStmt = (s: Search, way: BenchWay) =>
     q(countSql(s.where, source(s, way))) as { sql: string; params: unknown[] };
   const timeOnce = async (f: () => Promise<unknown>) => {
     const t = performance.now();
@@ -458,23 +475,24 @@ async function main() {
   // baseline's hand-written plan (a way far slower than the other on its first try is not retried)
   console.log(`\ncalibrating the baseline: ${searches.length} searches × 2 ways × (page, count)`);
   for (const s of searches) {
-    const best = {} as { page: SearchWay; count: SearchWay };
+    const best = {} as { page: BenchWay; count: BenchWay };
     for (const part of ['page', 'count'] as const) {
       const stmt = part === 'page' ? pageStmt : countStmt;
+      const [w1, w2] = s.ways;
       const first = {
-        ordered: await timeOnce(() => pinned('ordered', stmt(s, 'ordered'))),
-        grams: await timeOnce(() => pinned('grams', stmt(s, 'grams'))),
-      };
-      const med = async (way: SearchWay) => {
-        if (first[way] > 5 * Math.min(first.ordered, first.grams)) return first[way];
+        [w1]: await timeOnce(() => pinned(w1, stmt(s, w1))),
+        [w2]: await timeOnce(() => pinned(w2, stmt(s, w2))),
+      } as Record<BenchWay, number>;
+      const med = async (way: BenchWay) => {
+        if (first[way] > 5 * Math.min(first[w1], first[w2])) return first[way];
         const xs = [first[way]];
         for (let i = 0; i < 2; i++) xs.push(await timeOnce(() => pinned(way, stmt(s, way))));
         return percentile(xs, 50);
       };
-      const ordered = await med('ordered');
-      const grams = await med('grams');
-      best[part] = ordered <= grams ? 'ordered' : 'grams';
-      s.calibration = { ...s.calibration, [part]: { ordered, grams } };
+      const t1 = await med(w1);
+      const t2 = await med(w2);
+      best[part] = t1 <= t2 ? w1 : w2;
+      s.calibration = { ...s.calibration, [part]: { [w1]: t1, [w2]: t2 } };
     }
     s.best = best;
     if (process.env.BENCH_VERBOSE) {
@@ -483,8 +501,13 @@ async function main() {
       const c = s.calibration!;
       console.log(
         `  ${s.term} (${s.variant}): rarest ${plan?.estimate.rarest} of ${plan?.estimate.invoices}; ` +
-          `page ordered ${c.page!.ordered.toFixed(1)} grams ${c.page!.grams.toFixed(1)}; ` +
-          `count ordered ${c.count!.ordered.toFixed(1)} grams ${c.count!.grams.toFixed(1)} ms; plan ${plan?.page}/${plan?.count}`,
+          `page ${Object.entries(c.page!)
+            .map(([w, ms]) => `${w} ${ms.toFixed(1)}`)
+            .join(' ')}; ` +
+          `count ${Object.entries(c.count!)
+            .map(([w, ms]) => `${w} ${ms.toFixed(1)}`)
+            .join(' ')} ms; ` +
+          `plan ${plan?.page ?? 'planner'}/${plan?.count ?? 'planner'}`,
       );
     }
   }
@@ -584,7 +607,9 @@ async function main() {
     }
     chosen.set(
       s.cls,
-      (chosen.get(s.cls) ?? new Set()).add(`${pw}/${cw} (best ${s.best!.page}/${s.best!.count})`),
+      (chosen.get(s.cls) ?? new Set()).add(
+        `${pw ?? 'planner'}/${cw ?? 'planner'} (best ${s.best!.page}/${s.best!.count})`,
+      ),
     );
   }
 
