@@ -19,6 +19,13 @@ const ID_BATCH = 300;
 export type Invalidation = { sessions?: string[]; userId?: number; users?: number[]; clients?: number[] };
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A POST that only reads (the spec sends searches as POST: the library list, the detail): its
+     * answer forgets no read cache and sends no NOTIFY.
+     */
+    readsOnly?: true;
+  }
   interface FastifyInstance {
     /** Forgets sessions / a user's access here at once and in every other process via NOTIFY. */
     invalidate(what: Invalidation): Promise<void>;
@@ -147,6 +154,7 @@ export const invalidationPlugin = fp(async (app: FastifyInstance) => {
   // Failed requests too: a refusal after a partial write is still a write.
   app.addHook('onSend', async (req) => {
     if (req.method === 'GET' || req.method === 'HEAD' || !req.session || req.writesAnnounced) return;
+    if (req.routeOptions.config.readsOnly) return;
     await app.invalidate({ users: [req.session.userId], clients: req.scope ? [req.scope.clientId] : [] });
   });
 

@@ -1,8 +1,10 @@
 import { CODE, SESSION_CODE } from '@kaipiao/shared';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, insertFixtures } from '../../../test/fixtures/query.ts';
 import { buildTestApp, call, DEMO, login } from '../../../test/helper.ts';
 import { invoiceFiles } from '../../db/schema/index.ts';
+import { INVALIDATE_CHANNEL } from '../../plugins/invalidation.ts';
 
 describe('invoice library', () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
@@ -44,6 +46,38 @@ describe('invoice library', () => {
     });
     const e = res.json.data.list.find((r: { invoice_id: number }) => r.invoice_id === f.ids.E);
     expect(e).toMatchObject({ status_key: 'failed', status_name: '失败', invoice_no: null, issued_at: null });
+  });
+
+  it('the list and the detail are POSTs that only read: they forget no read cache (no NOTIFY); a write does', async () => {
+    const listener = new pg.Client(t.url);
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query(`listen ${INVALIDATE_CHANNEL}`);
+    try {
+      expect((await list(clerk, f.software, f.stores.HQ, { buyer_name: '有限' })).json.code).toBe(0);
+      const detail = await call(
+        t.app,
+        'POST',
+        `/v3/invoice-detail/get-invoice-detail?client_id=${f.software}&sid=-1`,
+        {
+          token: admin,
+          body: { invoice_id: f.ids.A },
+        },
+      );
+      expect(detail.json.code).toBe(0);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heard).toEqual([]);
+      // a POST that writes (closing the tax-rate tip) is heard by the other processes
+      await call(t.app, 'POST', `/v3/system/clone-tax-rate-tips?client_id=${f.software}&sid=-1`, {
+        token: admin,
+        body: {},
+      });
+      for (let i = 0; i < 20 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(heard.length).toBeGreaterThan(0);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('pages with 10/20/30 rows and refuses other sizes', async () => {

@@ -24,7 +24,7 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-record/list',
     {
-      config: { menu: LIBRARY_MENUS, scope: 'store' },
+      config: { menu: LIBRARY_MENUS, scope: 'store', readsOnly: true },
       schema: { body: invoiceListRequestSchema, response: reply200(invoiceListResponseSchema) },
     },
     async (req) => {
@@ -43,7 +43,7 @@ export const queryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-detail/get-invoice-detail',
     {
-      config: { menu: DETAIL_MENUS, scope: 'store' },
+      config: { menu: DETAIL_MENUS, scope: 'store', readsOnly: true },
       schema: { body: invoiceDetailRequestSchema, response: reply200(invoiceDetailSchema) },
     },
     async (req) => {
