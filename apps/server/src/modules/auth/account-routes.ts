@@ -19,7 +19,7 @@ import { deleteSession } from '../session/repo.ts';
 import { consumeCaptcha } from './captcha.ts';
 import { resetPassword } from './password-change.ts';
 import * as repo from './repo.ts';
-import { toUserInfo } from './session-issue.ts';
+import { toUserInfo, type UserInfoRow } from './session-issue.ts';
 import { sendSmsCode } from './sms-codes.ts';
 
 /** The signed-in user's own account: SMS, password change, info, logout. */
@@ -29,7 +29,13 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
    * (closing the tax-rate tip, changing the password: plugins/invalidation.ts) and by
    * `app.invalidate({ userId })`; users are written nowhere else.
    */
-  const users = app.readCaches.cache<Awaited<ReturnType<typeof repo.findUserById>>>({ ttlMs: 60_000 });
+  const users = app.readCaches.cache<UserInfoRow | null>({ ttlMs: 60_000 });
+  const infoRow = async (userId: number): Promise<UserInfoRow | null> => {
+    const row = await repo.findUserById(app.db, userId);
+    if (!row) return null;
+    const { passwordHash: _, ...info } = row;
+    return info;
+  };
 
   app.post(
     '/v3/system/send-sms',
@@ -79,7 +85,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const s = req.session!;
       // the row is cached (the first screen's read); what is built from it and the session is not
-      const user = await users.get('', { userId: s.userId }, () => repo.findUserById(app.db, s.userId));
+      const user = await users.get('', { userId: s.userId }, () => infoRow(s.userId));
       if (!user) throw new AppError(CODE.UNAUTHORIZED);
       return ok(toUserInfo(user, s));
     },

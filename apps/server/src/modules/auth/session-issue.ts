@@ -6,8 +6,11 @@ import type { UserRow } from './repo.ts';
 
 export type IssueOptions = { source?: string; platform?: string };
 
+/** What the user info is made of: the user row without its password hash (a cache keeps this). */
+export type UserInfoRow = Omit<UserRow, 'passwordHash'>;
+
 export function toUserInfo(
-  user: UserRow,
+  user: UserInfoRow,
   session: { source: string; platform: string; orgId: number | null },
 ): UserInfo {
   const ageDays = (Date.now() - user.passwordChangedAt.getTime()) / 86_400_000;
