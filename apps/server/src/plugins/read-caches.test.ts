@@ -176,6 +176,31 @@ describe('first-screen read caches', () => {
     }
   });
 
+  it('the POSTs that only read (the devices list, the statistics) forget nothing', async () => {
+    const id = f.ids.ukey;
+    const cached = await equipment(one.app, id);
+    const overview = await today(one.app);
+    // a row written by hand and not announced: only a forgetting request would let it show
+    await one.db.execute(sql`update tax_devices set name = '手写的名称' where id = ${id}`);
+    try {
+      const list = await call(one.app, 'POST', `/v3/client-store/tax-equipment-list?${hq()}`, {
+        token: f.admin,
+        body: {},
+      });
+      expect(list.json.code).toBe(0);
+      const day = new Date().toISOString().slice(0, 10);
+      const stat = await call(one.app, 'POST', `/v3/invoice-stat/summary?${hq()}`, {
+        token: f.admin,
+        body: { date_from: day, date_to: day },
+      });
+      expect(stat.json.code).toBe(0);
+      expect(await equipment(one.app, id)).toEqual(cached);
+      expect(await today(one.app)).toEqual(overview);
+    } finally {
+      await one.db.execute(sql`update tax_devices set name = ${cached.name} where id = ${id}`);
+    }
+  });
+
   it('keeps every refusal: another business’s store, a store the clerk may not use, her own stores only', async () => {
     // the administrator's answers are cached first, under the same keys where they can be shared
     const bj = `/v3/client-store/get-tax-equipment?${hq()}&store_id=${f.ids.bj}`;

@@ -78,7 +78,8 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/client-store/tax-equipment-list',
     {
-      config: { menu: DEVICE_MENUS, scope: 'store' },
+      // a POST that reads (a lock it applies announces itself: filing-locks.ts)
+      config: { menu: DEVICE_MENUS, scope: 'store', readsOnly: true },
       schema: {
         body: z
           .object({ store_id: z.number().int().min(-PG_INT_MAX).max(PG_INT_MAX).optional() })

@@ -31,7 +31,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/v3/invoice-stat/summary',
     {
-      config: { menu: '/query/invoice-stat', scope: 'store' },
+      config: { menu: '/query/invoice-stat', scope: 'store', readsOnly: true },
       schema: { body: statRequestSchema, response: reply200(statSummarySchema) },
     },
     async (req) => {
