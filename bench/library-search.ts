@@ -416,6 +416,7 @@ async function main() {
     keys: string[];
     /** the ways tried for the baseline: the two plans for a name, the ordered scan and the planner else */
     ways: [BenchWay, BenchWay];
+    scope: { clientId: number; storeIds: number[] | null };
     best?: { page: BenchWay; count: BenchWay };
     calibration?: Partial<Record<'page' | 'count', Partial<Record<BenchWay, number>>>>;
   };
@@ -436,7 +437,16 @@ async function main() {
         const where = libraryConditions({ clientId: ids.software, storeIds: v.storeIds }, filter);
         const ways: [BenchWay, BenchWay] =
           field === 'buyer_name' ? ['ordered', 'grams'] : ['ordered', 'planner'];
-        searches.push({ cls: c.name, term, variant: v.name, body, where, keys: keys.slice(0, 2), ways });
+        searches.push({
+          cls: c.name,
+          term,
+          variant: v.name,
+          body,
+          where,
+          keys: keys.slice(0, 2),
+          ways,
+          scope: { clientId: ids.software, storeIds: v.storeIds },
+        });
       }
     }
   }
@@ -497,7 +507,7 @@ async function main() {
     s.best = best;
     if (process.env.BENCH_VERBOSE) {
       const { page: _p, page_size: _s, store_ids: _st, ...filter } = invoiceListRequestSchema.parse(s.body);
-      const plan = await searchPlan(dbHandle.db, ids.software, filter, 10);
+      const plan = await searchPlan(dbHandle.db, s.scope, filter, 10);
       const c = s.calibration!;
       console.log(
         `  ${s.term} (${s.variant}): rarest ${plan?.estimate.rarest} of ${plan?.estimate.invoices}; ` +
@@ -590,7 +600,7 @@ async function main() {
   const chosen = new Map<string, Set<string>>();
   for (const s of searches) {
     const { page: _p, page_size: _s, store_ids: _st, ...filter } = invoiceListRequestSchema.parse(s.body);
-    const plan = await searchPlan(dbHandle.db, ids.software, filter, 10);
+    const plan = await searchPlan(dbHandle.db, s.scope, filter, 10);
     const pw = plan?.page;
     const cw = plan?.count;
     const src = (w: SearchWay | undefined) => (w === 'grams' && plan ? gramSource(plan.keys) : TABLE_SOURCE);

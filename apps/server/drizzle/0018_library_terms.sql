@@ -64,10 +64,15 @@ CREATE INDEX IF NOT EXISTS "invoices_lib_buyer_tax_idx"
 -- (every invoice when it has at most the sample size), by the job `library.term-stats`
 -- (modules/query/term-stats.ts). Only the plan depends on it, never a result: a stale or missing
 -- figure makes a search slower, not different.
+-- With each business's invoice count, the span of their list times and their count per store: the
+-- plan's estimate of how many rows a date range or a store filter leaves.
 CREATE TABLE IF NOT EXISTS "library_term_stats" (
   "client_id" integer PRIMARY KEY NOT NULL REFERENCES "clients"("id"),
   "invoices" integer NOT NULL,
   "sampled" integer NOT NULL,
+  "first_at" timestamp with time zone,
+  "last_at" timestamp with time zone,
+  "store_invoices" jsonb NOT NULL DEFAULT '{}'::jsonb,
   "refreshed_at" timestamp with time zone NOT NULL DEFAULT now()
 );
 --> statement-breakpoint

@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { clients } from './tenancy.ts';
 
 /**
@@ -14,6 +14,11 @@ export const libraryTermStats = pgTable('library_term_stats', {
   invoices: integer().notNull(),
   /** how many of them the sample held (all of them up to the sample size) */
   sampled: integer().notNull(),
+  /** the oldest and newest list time (issue time, or submission time while not issued) */
+  firstAt: timestamp({ withTimezone: true }),
+  lastAt: timestamp({ withTimezone: true }),
+  /** invoices per store id */
+  storeInvoices: jsonb().$type<Record<string, number>>().notNull().default({}),
   refreshedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 

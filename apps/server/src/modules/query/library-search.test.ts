@@ -204,7 +204,7 @@ describe('library search: every plan finds what a plain strpos scan finds', () =
           and (${filter.buyer_name ?? null}::text is null or strpos(lower(buyer_name), lower(${filter.buyer_name ?? null}::text)) > 0)
         order by coalesce(issued_at, created_at) desc, id desc`);
       const want = rows.rows.map((r) => Number(r.id));
-      const chosen = await searchPlan(t.db, f.software, filter, 30);
+      const chosen = await searchPlan(t.db, { clientId: f.software, storeIds: null }, filter, 30);
       for (const plan of [chosen, ...PLANS.map((p) => p.plan && { ...p.plan, keys: [] })]) {
         const r = await readLibraryPage(t.db, { clientId: f.software, storeIds: null }, filter, 1, 30, plan);
         expect(r.total, JSON.stringify(filter)).toBe(want.length);
@@ -212,9 +212,15 @@ describe('library search: every plan finds what a plain strpos scan finds', () =
       }
     }
     // one last digit: the ordered scan; longer suffixes and tax codes: the planner
-    expect((await searchPlan(t.db, f.software, { invoice_no: '7' }, 10))?.page).toBe('ordered');
-    expect(await searchPlan(t.db, f.software, { invoice_no: '74' }, 10)).toBeNull();
-    expect(await searchPlan(t.db, f.software, { buyer_tax_code: codes[0] }, 10)).toBeNull();
+    expect(
+      (await searchPlan(t.db, { clientId: f.software, storeIds: null }, { invoice_no: '7' }, 10))?.page,
+    ).toBe('ordered');
+    expect(
+      await searchPlan(t.db, { clientId: f.software, storeIds: null }, { invoice_no: '74' }, 10),
+    ).toBeNull();
+    expect(
+      await searchPlan(t.db, { clientId: f.software, storeIds: null }, { buyer_tax_code: codes[0] }, 10),
+    ).toBeNull();
   });
 
   it('the GIN ways use all of a term’s keys too, and any two of them (each is implied by the match)', async () => {
@@ -241,7 +247,7 @@ describe('library search: every plan finds what a plain strpos scan finds', () =
   it('with statistics taken, the chosen plan is what chooseSearchPlan says, and the list is the reference', async () => {
     await refreshTermStats(t.db, f.software, 100_000);
     for (const term of ['公', '数据服务', '龙', 'İstanbul', 'abc']) {
-      const plan = await searchPlan(t.db, f.software, { buyer_name: term }, 10);
+      const plan = await searchPlan(t.db, { clientId: f.software, storeIds: null }, { buyer_name: term }, 10);
       expect(plan?.estimate.invoices).toBeGreaterThan(NAMES.length * COPIES);
       const r = await listInvoices(
         t.db,
@@ -255,9 +261,15 @@ describe('library search: every plan finds what a plain strpos scan finds', () =
       expect(r.list.map((x) => x.invoice_id)).toEqual(want.slice(0, 10));
     }
     // '公' is in most names: ordered; '龙' is in none of this business's: the GIN
-    expect((await searchPlan(t.db, f.software, { buyer_name: '公' }, 10))?.page).toBe('ordered');
-    expect((await searchPlan(t.db, f.software, { buyer_name: '龙' }, 10))?.page).toBe('grams');
-    expect(await searchPlan(t.db, f.software, { buyer_name: '  ' }, 10)).toBeNull();
-    expect(await searchPlan(t.db, f.software, {}, 10)).toBeNull();
+    expect(
+      (await searchPlan(t.db, { clientId: f.software, storeIds: null }, { buyer_name: '公' }, 10))?.page,
+    ).toBe('ordered');
+    expect(
+      (await searchPlan(t.db, { clientId: f.software, storeIds: null }, { buyer_name: '龙' }, 10))?.page,
+    ).toBe('grams');
+    expect(
+      await searchPlan(t.db, { clientId: f.software, storeIds: null }, { buyer_name: '  ' }, 10),
+    ).toBeNull();
+    expect(await searchPlan(t.db, { clientId: f.software, storeIds: null }, {}, 10)).toBeNull();
   });
 });

@@ -158,16 +158,25 @@ export function gramCondition(keys: string[]): SQL {
 const arrayItem = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
 /**
- * Each GIN key of a term with how often it occurs in the business, and the business's invoice count
- * when that was taken (null: no figures yet). The keys come from the database's own kp_name_grams, so
+ * Each GIN key of a term with how often it occurs in the business, and the business's figures when
+ * they were taken (invoices null: no figures yet). The keys come from the database's own kp_name_grams, so
  * they are lower-cased exactly as the rows' keys are.
  */
 export function termGramsSql(clientId: number, term: string): SQL {
-  return sql`select g.key, coalesce(t.n, 0)::int as n,
-      (select s.invoices from library_term_stats s where s.client_id = ${clientId}) as invoices
+  return sql`select g.key, coalesce(t.n, 0)::int as n, s.invoices, s.first_at, s.last_at, s.store_invoices
     from (select distinct unnest(kp_name_grams(${clientId}::int, ${term}::text)) as key) g
-    left join library_term_grams t on t.client_id = ${clientId} and t.gram = g.key`;
+    left join library_term_grams t on t.client_id = ${clientId} and t.gram = g.key
+    left join library_term_stats s on s.client_id = ${clientId}`;
 }
+
+export type TermGramRow = {
+  key: string;
+  n: number;
+  invoices: number | null;
+  first_at: Date | string | null;
+  last_at: Date | string | null;
+  store_invoices: Record<string, number> | null;
+};
 
 /**
  * The planner settings that pin a search way for one transaction (SET LOCAL); no parallel workers

@@ -14,6 +14,7 @@ import {
   SMALL_SCALE_3_PERCENT_REASONS,
   type SmallScaleReason,
   SPECIFIC_BUSINESS,
+  startOfBeijingDay,
 } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -28,9 +29,10 @@ import {
   listPageSql,
   SEARCH_WAY_SETTINGS,
   TABLE_SOURCE,
+  type TermGramRow,
   termGramsSql,
 } from './library-sql.ts';
-import { isoOf } from './scope.ts';
+import { isoOf, nextDay } from './scope.ts';
 import { chooseSearchPlan, type SearchPlan, type SearchWay } from './search-plan.ts';
 
 const iso = isoOf;
@@ -75,7 +77,7 @@ export async function listInvoices(
   if (scope.storeIds !== null && scope.storeIds.length === 0) {
     return { list: [], total: 0, total_capped: false, page, page_size: pageSize };
   }
-  const plan = await searchPlan(db, scope.clientId, filter, page * pageSize);
+  const plan = await searchPlan(db, scope, filter, page * pageSize);
   return readLibraryPage(db, scope, filter, page, pageSize, plan);
 }
 
@@ -113,17 +115,20 @@ const ONE_DIGIT_PLAN: SearchPlan = {
   page: 'ordered',
   count: 'ordered',
   keys: [],
-  estimate: { rarest: 0, invoices: null },
+  estimate: { rarest: 0, invoices: null, ordered: [0, 0], grams: [0, 0] },
 };
+
+const dateOf = (v: Date | string | null) => (v === null ? null : new Date(v));
 
 /**
  * The plan of a buyer-name search (issue 25): from the term's GIN keys and how often each occurs in the
- * business (term-stats-repo.ts). Without a name: the ordered scan for a one-digit invoice-number
- * suffix, else no plan (the planner's own choice: the suffix and tax-code indexes serve the rest).
+ * business, its invoices' span and stores (term-stats-repo.ts), and the search's dates and stores.
+ * Without a name: the ordered scan for a one-digit invoice-number suffix, else no plan (the planner's
+ * own choice: the suffix and tax-code indexes serve the rest).
  */
 export async function searchPlan(
   db: Db,
-  clientId: number,
+  scope: LibraryScope,
   filter: InvoiceFilter,
   wanted: number,
 ): Promise<SearchPlan | null> {
@@ -134,15 +139,28 @@ export async function searchPlan(
     const no = filter.invoice_no?.trim();
     return no?.length === 1 ? ONE_DIGIT_PLAN : null;
   }
-  const grams = (
-    await db.execute<{ key: string; n: number; invoices: number | null }>(termGramsSql(clientId, name))
-  ).rows;
-  const invoices = grams[0]?.invoices;
+  const rows = (await db.execute<TermGramRow>(termGramsSql(scope.clientId, name))).rows;
+  const first = rows[0];
+  const stats =
+    first && first.invoices !== null && first.invoices !== undefined
+      ? {
+          invoices: Number(first.invoices),
+          firstAt: dateOf(first.first_at),
+          lastAt: dateOf(first.last_at),
+          storeInvoices: first.store_invoices ?? {},
+        }
+      : null;
   return chooseSearchPlan(
-    grams.map((g) => ({ key: g.key, n: Number(g.n) })),
-    invoices === null || invoices === undefined ? null : Number(invoices),
-    wanted,
-    LIBRARY_COUNT_CAP,
+    rows.map((g) => ({ key: g.key, n: Number(g.n) })),
+    stats,
+    {
+      termLength: Array.from(name).length,
+      wanted,
+      countCap: LIBRARY_COUNT_CAP,
+      from: filter.date_from ? startOfBeijingDay(filter.date_from) : undefined,
+      to: filter.date_to ? startOfBeijingDay(nextDay(filter.date_to)) : undefined,
+      storeIds: scope.storeIds,
+    },
   );
 }
 

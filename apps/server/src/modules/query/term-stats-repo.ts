@@ -16,11 +16,19 @@ import type { Db } from '../../db/client.ts';
 export async function refreshTermStats(db: Db, clientId: number, sampleSize: number): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended('library_term_stats', ${clientId}))`);
-    const [{ total }] = (
-      await tx.execute<{ total: number }>(
-        sql`select count(*)::int as total from invoices where client_id = ${clientId}`,
+    const perStore = (
+      await tx.execute<{ store_id: number; n: number; first_at: string | null; last_at: string | null }>(
+        sql`select store_id, count(*)::int as n, min(coalesce(issued_at, created_at))::text as first_at,
+            max(coalesce(issued_at, created_at))::text as last_at
+          from invoices where client_id = ${clientId} group by store_id`,
       )
-    ).rows as [{ total: number }];
+    ).rows;
+    const total = perStore.reduce((sum, r) => sum + Number(r.n), 0);
+    const stores = Object.fromEntries(perStore.map((r) => [String(r.store_id), Number(r.n)]));
+    const firsts = perStore.map((r) => r.first_at).filter((x): x is string => x !== null);
+    const lasts = perStore.map((r) => r.last_at).filter((x): x is string => x !== null);
+    const firstAt = firsts.length ? firsts.reduce((a, b) => (new Date(a) < new Date(b) ? a : b)) : null;
+    const lastAt = lasts.length ? lasts.reduce((a, b) => (new Date(a) > new Date(b) ? a : b)) : null;
     const share = total <= sampleSize ? 1 : sampleSize / total;
     await tx.execute(sql`create temporary table kp_term_sample on commit drop as
       select buyer_name from invoices where client_id = ${clientId} and (${share}::float8 >= 1 or random() < ${share}::float8)`);
@@ -33,9 +41,12 @@ export async function refreshTermStats(db: Db, clientId: number, sampleSize: num
       select ${clientId}, k.key, least(round(count(*) * ${total}::float8 / greatest(${sampled}, 1)), 2147483647)::int
       from kp_term_sample s, lateral (select distinct unnest(kp_name_grams(${clientId}::int, s.buyer_name)) as key) k
       group by k.key`);
-    await tx.execute(sql`insert into library_term_stats (client_id, invoices, sampled, refreshed_at)
-      values (${clientId}, ${total}, ${sampled}, now())
+    await tx.execute(sql`insert into library_term_stats
+        (client_id, invoices, sampled, first_at, last_at, store_invoices, refreshed_at)
+      values (${clientId}, ${total}, ${sampled}, ${firstAt}::timestamptz, ${lastAt}::timestamptz,
+        ${JSON.stringify(stores)}::jsonb, now())
       on conflict (client_id) do update set invoices = excluded.invoices, sampled = excluded.sampled,
+        first_at = excluded.first_at, last_at = excluded.last_at, store_invoices = excluded.store_invoices,
         refreshed_at = excluded.refreshed_at`);
   });
 }
