@@ -19,8 +19,11 @@
  * issue target seeds BENCH_BUSINESSES (default 200) businesses in the demo group, each with one
  * store and one 数电 account bound to it, gives the demo clerk a scope over each store, and sends
  * request i to business i mod that number (the URL's client_id/sid and the body's device): every device
- * queue holds about one invoice at a time. Target ≥ 40% of the bare route, at 10 connections and
+ * has about one invoice in flight at a time. Target ≥ 40% of the bare route, at 10 connections and
  * at the best concurrency.
+ *
+ * BENCH_TARGETS (default `one,spread,many`) picks the issue targets loaded, e.g. `many` alone to
+ * profile it (`node --cpu-prof --import tsx bench/issue-api.ts`); the bare route always runs.
  */
 import { execFile } from 'node:child_process';
 import { constants, publicEncrypt } from 'node:crypto';
@@ -46,6 +49,8 @@ const TARGET = 0.4;
 const SPREAD = Number(process.env.BENCH_SPREAD_DEVICES ?? 8);
 /** the many-business target: this many businesses, one store and one 数电 account each (0 = skip it) */
 const BUSINESSES = Number(process.env.BENCH_BUSINESSES ?? 200);
+/** which issue targets to load (comma-separated: one, spread, many; default all) — e.g. `many` to profile it */
+const ONLY = new Set((process.env.BENCH_TARGETS ?? 'one,spread,many').split(',').map((s) => s.trim()));
 const run = promisify(execFile);
 
 type Target = {
@@ -370,17 +375,20 @@ async function main() {
     name: `same, over ${SPREAD} 数电 accounts`,
     devices: [deviceId, ...extra.rows.map((d) => d.id)],
   };
-  const targets = SPREAD > 1 ? [issueTarget, spreadTarget] : [issueTarget];
-  for (const t of [bareTarget, ...targets]) await checkOnce(t);
+  for (const t of [bareTarget, issueTarget, ...(SPREAD > 1 ? [spreadTarget] : [])]) await checkOnce(t);
+  const withOne = ONLY.has('one');
+  const withSpread = SPREAD > 1 && ONLY.has('spread');
 
   // many businesses of the demo group, one 数电 account each (issue 11 item 6; quotas raised above)
   const manyTarget =
-    BUSINESSES > 0 ? await seedBusinesses(dbHandle.pool, issueTarget, { clientId, deviceId }) : null;
+    BUSINESSES > 0 && ONLY.has('many')
+      ? await seedBusinesses(dbHandle.pool, issueTarget, { clientId, deviceId })
+      : null;
   // one invoice per business before loading: each business, store, device and scope answers code 0
   if (manyTarget) for (let k = 0; k < manyTarget.devices.length; k++) await checkOnce(manyTarget, k);
 
   console.log(
-    `issue-api bench: ${ROUNDS} rounds of [bare, issue${SPREAD > 1 ? `, issue over ${SPREAD} devices` : ''}` +
+    `issue-api bench: ${ROUNDS} rounds of [bare${withOne ? ', issue' : ''}${withSpread ? `, issue over ${SPREAD} devices` : ''}` +
       `${manyTarget ? `, issue over ${BUSINESSES} businesses` : ''}], each at ` +
       `${LEVELS.join(' and ')} connections; autocannon -d ${DURATION_S} after a 1 s warm-up; clerk session, ` +
       `client_id=${clientId}, sid=${sid}, device ${deviceId} (数电, latency 0); node ${process.version}`,
@@ -395,11 +403,11 @@ async function main() {
     }
     return { best: byLevel.reduce((a, b) => (b.rps > a.rps ? b : a)), byLevel };
   };
-  const rounds: Array<{ bare: Measured; issue: Measured; spread?: Measured; many?: Measured }> = [];
+  const rounds: Array<{ bare: Measured; issue?: Measured; spread?: Measured; many?: Measured }> = [];
   for (let i = 0; i < ROUNDS; i++) {
     const b = await measure(bareTarget);
-    const s = await measure(issueTarget);
-    const sp = SPREAD > 1 ? await measure(spreadTarget) : undefined;
+    const s = withOne ? await measure(issueTarget) : undefined;
+    const sp = withSpread ? await measure(spreadTarget) : undefined;
     const m = manyTarget ? await measure(manyTarget) : undefined;
     rounds.push({ bare: b, issue: s, spread: sp, many: m });
   }
@@ -435,11 +443,15 @@ async function main() {
       'vs bare': '100%',
       [`vs bare at c=${level0}`]: '100%',
     },
-    row(
-      issueTarget.name,
-      rounds.map((r) => r.issue),
-    ),
-    ...(SPREAD > 1
+    ...(withOne
+      ? [
+          row(
+            issueTarget.name,
+            rounds.map((r) => r.issue!),
+          ),
+        ]
+      : []),
+    ...(withSpread
       ? [
           row(
             spreadTarget.name,
@@ -475,13 +487,15 @@ async function main() {
     `bench invoices by status: ${counts.rows.map((r) => `${r.status} ${r.n} (${r.numbers} distinct device+number)`).join(', ')}; ` +
       `devices with gapless numbers: ${gaps.rows[0]!.gapless} of ${gaps.rows[0]!.devices}`,
   );
-  const ratio = median(rounds.map((r) => r.issue.best.rps / r.bare.best.rps));
-  const ratio0 = median(rounds.map((r) => r.issue.byLevel[0]!.rps / r.bare.byLevel[0]!.rps));
-  console.log(
-    `issue API (one device): ${pct(ratio)} of the bare INSERT route, each at its best concurrency ` +
-      `(target ≥ ${pct(TARGET)}: ${ratio >= TARGET ? 'met' : 'NOT met'}); at ${level0} connections both: ${pct(ratio0)}`,
-  );
-  if (SPREAD > 1) {
+  if (withOne) {
+    const ratio = median(rounds.map((r) => r.issue!.best.rps / r.bare.best.rps));
+    const ratio0 = median(rounds.map((r) => r.issue!.byLevel[0]!.rps / r.bare.byLevel[0]!.rps));
+    console.log(
+      `issue API (one device): ${pct(ratio)} of the bare INSERT route, each at its best concurrency ` +
+        `(target ≥ ${pct(TARGET)}: ${ratio >= TARGET ? 'met' : 'NOT met'}); at ${level0} connections both: ${pct(ratio0)}`,
+    );
+  }
+  if (withSpread) {
     const r2 = median(rounds.map((r) => r.spread!.best.rps / r.bare.best.rps));
     console.log(`issue API (${SPREAD} devices): ${pct(r2)} of the bare INSERT route`);
   }
@@ -498,7 +512,12 @@ async function main() {
     );
   }
   const all = rounds
-    .flatMap((r) => [r.bare, r.issue, ...(r.spread ? [r.spread] : []), ...(r.many ? [r.many] : [])])
+    .flatMap((r) => [
+      r.bare,
+      ...(r.issue ? [r.issue] : []),
+      ...(r.spread ? [r.spread] : []),
+      ...(r.many ? [r.many] : []),
+    ])
     .flatMap((m) => m.byLevel);
   if (all.some((x) => x.non2xx + x.errors > 0)) {
     console.log('warning: some requests failed or answered non-2xx; the figures above are not comparable');

@@ -5,20 +5,31 @@ import type { ChannelIssued, ChannelIssueRequest, ChannelOutcome, TaxChannel } f
 /**
  * What a channel whose records live in our own database (the sandbox) can offer beyond the port
  * (port.ts): not part of what a bureau connection implements. The issuing strategies
- * (modules/invoices/issue/strategy.ts) use it when `isInDatabase(channel)`, and otherwise record
+ * (modules/invoices/issue/group-commit.ts, channel-call.ts) use it when `isInDatabase(channel)`, and otherwise record
  * the outcome the port answers in a transaction of their own.
  */
 
-/** Several invoices of one kind on one device, issued together by `issueAtOnce`. */
+/**
+ * New 数电 invoices issued together by `issueAtOnce`, of any businesses, devices and 数电 kinds (each
+ * device's numbers still follow one counter, in the items' order); an older kind goes alone (one
+ * item: stock ranges).
+ */
 export type ChannelBatchRequest = {
-  clientId: number;
-  deviceId: number;
-  invoiceType: string;
-  items: Array<{ serialNo: string; totalAmount: string }>;
+  items: Array<{
+    clientId: number;
+    deviceId: number;
+    invoiceType: string;
+    serialNo: string;
+    /** 合计金额, what the limit and the quota count (as ChannelIssueRequest's) */
+    totalAmount: string;
+  }>;
 };
 
 /** An invoice `issueAtOnce` issued and the caller's `recorded` CTE created. */
 export type AtOnceIssued = { outcome: ChannelIssued; recordedId: number };
+
+/** The key of `issueAtOnce`'s answer: a serial is unique within its business only. */
+export const atOnceKey = (clientId: number, serialNo: string): string => `${clientId}:${serialNo}`;
 
 /**
  * Records the outcome on the caller's side (the invoice row and its event) inside the channel's
@@ -32,13 +43,12 @@ export type RecordOutcome = (tx: DbOrTx, outcome: ChannelOutcome) => Promise<voi
  * invoices are recorded in the very statement that allocates their numbers and the per-device
  * lock is held for one statement only:
  * - `guard`: a SELECT returning one row per invoice that may be issued (locking what it needs),
- *   with at least `serial_no` (text), `ord` (int: 1…n, the order the numbers follow) and
- *   `total_amount` (numeric: what the limit and the quota count, as ChannelIssueRequest's); the
- *   channel issues only when it returns every invoice asked for;
+ *   with at least `client_id` (int) and `serial_no` (text); the channel issues only invoices it
+ *   returns (the amounts, kinds and order are the channel's request's);
  * - `ctes`: data-modifying CTEs (comma-separated, no leading WITH) that read the allocated values
- *   from the CTE `issued` (serial_no, invoice_code, invoice_no, check_code, issued_at) and may read
- *   `guard`; one of them must be named `recorded` and return `id` and `serial_no` of every
- *   invoice it recorded.
+ *   from the CTE `issued` (client_id, serial_no, invoice_code, invoice_no, check_code, issued_at)
+ *   and may read `guard`; one of them must be named `recorded` and return `id`, `client_id` and
+ *   `serial_no` of every invoice it recorded.
  * The sandbox commits that statement without waiting for the WAL flush (the per-device locks are
  * released sooner) and then waits for a flush before it returns, so the caller never reports an
  * invoice that a crash could take back.
@@ -71,13 +81,22 @@ export interface InDatabaseChannel extends TaxChannel {
   /**
    * Issues invoices that do not exist yet: `sql.ctes` create them (in their final, issued state)
    * in the statement that allocates the numbers, and `sql.guard` holds the caller's checks (see
-   * IssuedSql). One statement and one commit for the whole batch instead of an `issuing` row, a
-   * channel call and an update per invoice. All or nothing: null when nothing happened (a refusal,
-   * a configured fault or latency, a concurrent request with one of the serials), and the caller
-   * then takes the two-step path for each invoice, which names the refusal or finds the other
-   * request's invoice. Older kinds: one invoice per batch.
+   * IssuedSql). One statement and one commit for the whole batch — of many businesses and devices
+   * — instead of an `issuing` row, a channel call and an update per invoice. All or none per
+   * device: of the invoices the guard passes, a device issues all (state, kind, largest amount
+   * under the limit, sum within the quota; no simulated fault or latency) or none, and the other
+   * devices' are issued regardless. Answers what was issued, by
+   * `atOnceKey` (the caller takes the two-step path for the rest, which names the refusal or finds
+   * another request's invoice); null when the statement was undone (a concurrent request with one
+   * of the serials), and throws when it failed. Older kinds: one invoice per batch. `committed` is
+   * called once the statement has committed, before the WAL flush the answer waits for (the
+   * caller may start its next statement then).
    */
-  issueAtOnce(batch: ChannelBatchRequest, sql: IssuedSql): Promise<Map<string, AtOnceIssued> | null>;
+  issueAtOnce(
+    batch: ChannelBatchRequest,
+    sql: IssuedSql,
+    committed?: () => void,
+  ): Promise<Map<string, AtOnceIssued> | null>;
 }
 
 export const isInDatabase = (c: TaxChannel): c is InDatabaseChannel =>

@@ -4,13 +4,14 @@ import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/app-error.ts';
 import { executePrepared } from '../lib/prepared.ts';
 import { createWalFlusher, WAL_FLUSH_SQL } from '../lib/wal-flush.ts';
-import type {
-  AtOnceIssued,
-  ChannelBatchRequest,
-  InDatabaseChannel,
-  IssuedSql,
-  IssueRecorder,
-  RecordOutcome,
+import {
+  type AtOnceIssued,
+  atOnceKey,
+  type ChannelBatchRequest,
+  type InDatabaseChannel,
+  type IssuedSql,
+  type IssueRecorder,
+  type RecordOutcome,
 } from './in-database.ts';
 import {
   allocateInvoiceNumbers,
@@ -132,11 +133,8 @@ export class SandboxTaxChannel implements InDatabaseChannel {
     }
 
     if (control.fault === 'none' && recorder.issuedSql) {
-      const fast = await this.issueInOneStatement(
-        { ...req, items: [{ serialNo: req.serialNo, totalAmount: req.totalAmount }] },
-        recorder.issuedSql,
-      );
-      const issued = fast?.get(req.serialNo);
+      const fast = await this.issueInOneStatement({ items: [req] }, recorder.issuedSql, false);
+      const issued = fast.get(atOnceKey(req.clientId, req.serialNo));
       if (issued) return issued.outcome;
       // nothing was issued (a refusal, no stock, the serial already known, or the invoice moved
       // on): the transactional path below finds out which and records it
@@ -207,18 +205,18 @@ export class SandboxTaxChannel implements InDatabaseChannel {
   }
 
   /**
-   * Issues the batch in the caller's statement that creates its invoices (InDatabaseChannel.issueAtOnce),
-   * for a device with no fault or latency configured (the two-step path simulates those). Null
-   * when nothing was issued; a concurrent request with one of the serials (unique violation, the
-   * whole statement undone) also answers null, and the two-step path then finds its invoice.
+   * Issues the batch in the caller's statement that creates its invoices (InDatabaseChannel.issueAtOnce).
+   * A device with a fault or latency configured issues nothing here (the two-step path simulates
+   * those): the statement itself checks, so the hot path reads no control row. A concurrent
+   * request with one of the serials (unique violation, the whole statement undone) answers null.
    */
   async issueAtOnce(
     batch: ChannelBatchRequest,
     caller: IssuedSql,
+    committed?: () => void,
   ): Promise<Map<string, AtOnceIssued> | null> {
-    if (!(await this.isPlain(batch.deviceId))) return null;
     try {
-      return await this.issueInOneStatement(batch, caller);
+      return await this.issueInOneStatement(batch, caller, true, committed);
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return null;
       throw err;
@@ -226,45 +224,54 @@ export class SandboxTaxChannel implements InDatabaseChannel {
   }
 
   /**
-   * The common case in one statement: the caller's guard yields the invoices that may be issued
-   * (see IssuedSql); only when it yields all of them does the device row check state, kind, limit
-   * and quota and reserve the quota; the counter (数电, any number of invoices) or a stock range
-   * (one invoice) gives the numbers in `ord` order, the bureau's records are written and the
-   * caller's CTEs record the issued invoices. The per-device locks last for this statement only,
-   * and its commit does not wait for the WAL flush (see IssuedSql). Null when nothing was issued.
+   * The common case in one statement, for any number of devices: the caller's guard yields the
+   * invoices that may be issued (see IssuedSql); each device checks state, kind, limit and quota on
+   * its row for all of its invoices the guard passed and reserves the quota; its counter (数电,
+   * any number of invoices) or a stock range (an older kind: one invoice, alone) gives the numbers
+   * in the items' order, the bureau's records are written and the caller's CTEs record the issued
+   * invoices. A device that refuses issues none of its invoices and leaves the others' alone. The
+   * per-device locks last for this statement only, and its commit does not wait for the WAL flush
+   * (see IssuedSql). `plainOnly`: a device with a sandbox control row (a fault, even a used-up one,
+   * or a latency) issues nothing. `committed` hears that the statement committed, before the flush.
+   * Answers what was issued, by `atOnceKey`.
    */
   private async issueInOneStatement(
     batch: ChannelBatchRequest,
     caller: IssuedSql,
-  ): Promise<Map<string, AtOnceIssued> | null> {
+    plainOnly: boolean,
+    committed?: () => void,
+  ): Promise<Map<string, AtOnceIssued>> {
     const issuedAt = new Date();
     const { year } = beijingParts(issuedAt);
     const month = beijingMonth(issuedAt);
     const yy = String(year % 100).padStart(2, '0');
-    const digital = isDigitalType(batch.invoiceType);
-    const n = batch.items.length;
-    if (n === 0) return new Map();
-    if (!digital && n !== 1) throw new Error('stock numbers are handed out one invoice at a time');
-    const withCheck = makeCheckCode(batch.invoiceType, '0', '0') !== '';
+    const { items } = batch;
+    if (items.length === 0) return new Map();
+    const digital = items.every((i) => isDigitalType(i.invoiceType));
+    if (!digital && items.length !== 1) throw new Error('stock numbers are handed out one invoice at a time');
+    const withCheck = !digital && makeCheckCode(items[0]!.invoiceType, '0', '0') !== '';
     const alloc: SQL = digital
       ? sql`
         ctr as (
           insert into channel_number_counters (device_id, series, year, client_id, last_seq)
-          select dev.id, 'digital', ${year}, ${batch.clientId}, want.n from dev, want
+          select dev.id, 'digital', ${year}, dev.client_id, dev.n from dev
           on conflict (device_id, series, year)
           do update set last_seq = channel_number_counters.last_seq + excluded.last_seq, updated_at = now()
-          returning last_seq
+          returning device_id, last_seq
         ),
         alloc as (
-          select g.serial_no, g.total_amount, ''::text as invoice_code,
+          select g.client_id, g.device_id, g.invoice_type, g.serial_no, g.total_amount, ''::text as invoice_code,
             ${yy} || right('00' || dev.area_code, 2) || ${DIGITAL_CHANNEL_DIGIT}
-              || lpad((ctr.last_seq - want.n + g.ord)::text, 15, '0') as invoice_no
-          from guard g, dev, ctr, want
+              || lpad((ctr.last_seq - dev.n
+                       + row_number() over (partition by g.device_id order by g.ord))::text, 15, '0') as invoice_no
+          from ok g
+          join dev on dev.id = g.device_id and dev.client_id = g.client_id
+          join ctr on ctr.device_id = dev.id
         )`
       : sql`
         pick as (
-          select r.id, r.invoice_code, r.next_no from channel_number_ranges r, dev
-          where r.device_id = dev.id and r.invoice_type = ${batch.invoiceType} and r.next_no <= r.end_no
+          select r.id, r.invoice_code, r.next_no from channel_number_ranges r, dev, items x
+          where r.device_id = dev.id and r.invoice_type = x.invoice_type and r.next_no <= r.end_no
           order by r.id limit 1
           for update of r
         ),
@@ -272,10 +279,24 @@ export class SandboxTaxChannel implements InDatabaseChannel {
           update channel_number_ranges r set next_no = pick.next_no + 1 from pick where r.id = pick.id
           returning pick.invoice_code, lpad(pick.next_no::text, 8, '0') as invoice_no
         ),
-        alloc as (select g.serial_no, g.total_amount, took.invoice_code, took.invoice_no from guard g, took)`;
-    // a text[] literal: one parameter whatever the batch size (one prepared statement)
-    const serials = `{${batch.items.map((i) => `"${i.serialNo.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+        alloc as (
+          select g.client_id, g.device_id, g.invoice_type, g.serial_no, g.total_amount, took.invoice_code,
+            took.invoice_no
+          from ok g, took
+        )`;
+    // the batch as one JSON parameter: the statement text does not depend on its size or devices
+    const asked = JSON.stringify(
+      items.map((i, k) => ({
+        ord: k + 1,
+        client_id: i.clientId,
+        device_id: i.deviceId,
+        invoice_type: i.invoiceType,
+        serial_no: i.serialNo,
+        total_amount: i.totalAmount,
+      })),
+    );
     const res = await executePrepared<{
+      client_id: number;
       serial_no: string;
       invoice_code: string;
       invoice_no: string;
@@ -285,39 +306,55 @@ export class SandboxTaxChannel implements InDatabaseChannel {
       this.db,
       sql`
       with cfg as (select set_config('synchronous_commit', 'off', true) as v),
+      items as (
+        select * from jsonb_to_recordset(${asked}::jsonb)
+          as x(ord int, client_id int, device_id int, invoice_type text, serial_no text, total_amount numeric)
+      ),
       guard as (${caller.guard}),
+      -- the invoices the caller's guard passes and the bureau holds no invoice for (a subquery per
+      -- item: an anti-join would hash all of a business's issues for the generic plan)
+      ok as (
+        select x.* from items x join guard g on g.client_id = x.client_id and g.serial_no = x.serial_no
+        where (select 1 from channel_sandbox_issues s where s.client_id = x.client_id and s.serial_no = x.serial_no)
+          is null
+      ),
       want as (
-        select count(*)::int as n, coalesce(sum(total_amount), 0) as amount, coalesce(max(total_amount), 0) as top
-        from guard
+        select device_id, client_id, count(*)::int as n, sum(total_amount) as amount, max(total_amount) as top,
+          array_agg(distinct invoice_type) as kinds
+        from ok group by device_id, client_id
       ),
       dev as (
         update tax_devices d set
           quota_used = case when d.monthly_quota is null then d.quota_used
-                            when d.quota_month = ${month} then d.quota_used + want.amount
-                            else want.amount end,
+                            when d.quota_month = ${month} then d.quota_used + w.amount
+                            else w.amount end,
           quota_month = case when d.monthly_quota is null then d.quota_month else ${month} end
-        from want, cfg
-        where d.id = ${batch.deviceId} and d.client_id = ${batch.clientId} and want.n = ${n}::int
+        from want w, cfg
+        where d.id = w.device_id and d.client_id = w.client_id
           and d.status = 'active' and d.online and not d.locked
-          and ${batch.invoiceType} = any(d.invoice_types)
-          and d.per_invoice_limit >= want.top
+          and w.kinds <@ d.invoice_types
+          and d.per_invoice_limit >= w.top
           and (d.monthly_quota is null
-               or (case when d.quota_month = ${month} then d.quota_used else 0 end) + want.amount <= d.monthly_quota)
-          and not exists (select 1 from channel_sandbox_issues x
-                          where x.client_id = ${batch.clientId} and x.serial_no = any(${serials}::text[]))
+               or (case when d.quota_month = ${month} then d.quota_used else 0 end) + w.amount <= d.monthly_quota)
+          ${
+            plainOnly
+              ? sql`and not exists (select 1 from channel_sandbox_controls c where c.device_id = d.id
+                      and (c.fault <> 'none' or c.latency_ms > 0))`
+              : sql``
+          }
           ${
             digital
               ? sql``
               : sql`and exists (select 1 from channel_number_ranges r where r.device_id = d.id
-                      and r.invoice_type = ${batch.invoiceType} and r.next_no <= r.end_no)`
+                      and r.invoice_type = any(w.kinds) and r.next_no <= r.end_no)`
           }
-        returning d.id, d.area_code
+        returning d.id, d.client_id, d.area_code, w.n
       ),
       ${alloc},
       issued as (
         insert into channel_sandbox_issues
           (client_id, serial_no, device_id, invoice_type, invoice_code, invoice_no, check_code, total_amount, issued_at)
-        select ${batch.clientId}, a.serial_no, ${batch.deviceId}, ${batch.invoiceType}, a.invoice_code, a.invoice_no,
+        select a.client_id, a.serial_no, a.device_id, a.invoice_type, a.invoice_code, a.invoice_no,
           case when ${withCheck} then (
             select string_agg((get_byte(sha256(convert_to(a.invoice_code || ':' || a.invoice_no, 'UTF8')), i) % 10)::text,
               '' order by i)
@@ -325,23 +362,25 @@ export class SandboxTaxChannel implements InDatabaseChannel {
           else '' end,
           a.total_amount, ${issuedAt.toISOString()}
         from alloc a
-        returning serial_no, invoice_code, invoice_no, check_code, issued_at
+        returning client_id, serial_no, invoice_code, invoice_no, check_code, issued_at
       ),
       ${caller.ctes}
-      select issued.serial_no, issued.invoice_code, issued.invoice_no, issued.check_code, recorded.id as recorded_id
-      from issued left join recorded on recorded.serial_no = issued.serial_no`,
+      select issued.client_id, issued.serial_no, issued.invoice_code, issued.invoice_no, issued.check_code,
+        recorded.id as recorded_id
+      from issued left join recorded on recorded.client_id = issued.client_id and recorded.serial_no = issued.serial_no`,
     );
-    if (res.rows.length === 0) return null;
+    committed?.();
+    const out = new Map<string, AtOnceIssued>();
+    if (res.rows.length === 0) return out;
     // durability before anyone hears of the invoices (the statement committed without waiting for
     // its WAL flush; one flush serves every issue committed before it began)
     await this.flushWal();
-    const out = new Map<string, AtOnceIssued>();
     for (const row of res.rows) {
       if (row.recorded_id === null) {
         // cannot happen while the guard holds; refuse loudly rather than lose a number
         throw new Error(`sandbox issue of ${row.serial_no} allocated ${row.invoice_no} but recorded nothing`);
       }
-      out.set(row.serial_no, {
+      out.set(atOnceKey(row.client_id, row.serial_no), {
         outcome: {
           status: 'issued',
           invoiceCode: row.invoice_code,
@@ -421,23 +460,6 @@ export class SandboxTaxChannel implements InDatabaseChannel {
         (fault <> 'none' and (fault_remaining is null or exists (select 1 from claim))) as fault_applies
       from channel_sandbox_controls where device_id = ${deviceId}`);
     return this.remember(deviceId, res.rows[0]);
-  }
-
-  /**
-   * Whether the device behaves plainly (no fault configured, no latency), without consuming a
-   * counted fault: a device with a fault, even a used-up one, is left to `takeControl`.
-   */
-  private async isPlain(deviceId: number): Promise<boolean> {
-    const hit = this.controls.get(deviceId);
-    if (hit?.faulty) return false;
-    if (hit && Date.now() - hit.at < this.controlTtlMs) return (hit.control?.latencyMs ?? 0) === 0;
-    const res = await this.db.execute<ControlRow>(sql`
-      select latency_ms, fault, fault_code, fault_message, timeout_ms, unknown_visible_after_s,
-        false as fault_applies
-      from channel_sandbox_controls where device_id = ${deviceId}`);
-    const c = res.rows[0];
-    if (c && c.fault !== 'none') return false;
-    return this.remember(deviceId, c).latencyMs === 0;
   }
 
   private remember(deviceId: number, c: ControlRow | undefined): Control {

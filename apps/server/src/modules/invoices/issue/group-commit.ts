@@ -1,116 +1,179 @@
 import type { FastifyInstance } from 'fastify';
-import { type AtOnceIssued, type InDatabaseChannel, isInDatabase } from '../../../channels/in-database.ts';
+import {
+  type AtOnceIssued,
+  atOnceKey,
+  type InDatabaseChannel,
+  isInDatabase,
+} from '../../../channels/in-database.ts';
 import type { NewInvoice } from '../repo.ts';
 import { issueAtOnceSql } from './repo.ts';
 
 /** At most this many invoices in one statement. */
 const MAX_BATCH = 64;
+/**
+ * Lanes of statements: a device always uses the same lane (its id modulo LANES), so its invoices
+ * keep their order and two lanes never wait for each other's device locks (two statements locking
+ * the same devices in different orders could deadlock). One lane measured best on the two-core
+ * bench machine (bench/issue-api.ts, 200 businesses, issue 11): 2 or 4 lanes made smaller
+ * batches and cost more CPU per invoice (node + PostgreSQL at 64 connections: ~490 µs with one
+ * lane, ~650 with two, 800–1000 with four). A larger server may want more.
+ */
+export const LANES = 1;
 type Waiter = {
   invoice: NewInvoice;
   resolve: (r: AtOnceIssued | null) => void;
 };
 /**
- * One statement in flight per queue: the next batch forms while it runs and waits for its flush.
- * (Two in flight, one running while the other waits for its WAL flush, made smaller batches and
- * measured slower: 28% of the bare route against 39% in bench/issue-api.ts.)
+ * One statement executing per lane: the next batch forms while it runs, and starts as soon as it
+ * has committed — its invoices then wait for the WAL flush outside the lane. (Holding the lane
+ * until the flush was measured faster for one device in 2026-11, but the flush was then a no-op —
+ * lib/wal-flush.ts; with a real flush of 3–7 ms under load, the lane idled through it.) Statements
+ * of a lane never run at once, so they never wait for each other's locks; a device's numbers stay
+ * gapless across them, since a crash that loses one commit loses every later one too (the WAL is
+ * flushed in order) and no invoice is answered before its flush.
  */
-type Queue = { waiting: Waiter[]; busy: boolean };
+type Lane = { waiting: Waiter[]; busy: boolean };
 
-/** Per channel (one per app instance): the queue of each business, device and kind. */
-const queuesByChannel = new WeakMap<InDatabaseChannel, Map<string, Queue>>();
+/** Per channel (one per app instance): its lanes. */
+const lanesByChannel = new WeakMap<InDatabaseChannel, Lane[]>();
 
 /**
  * Issues a new invoice through the channel's `issueAtOnce`, if it has one (group commit): while a
- * statement for the same business, device and 数电 kind is running, the invoices that arrive wait
- * and then go together in the next statement, so the device's counter is locked, and the commit
- * flushed, once per batch instead of once per invoice. An idle device issues at once (a batch of
- * one). Older kinds take their numbers from stock ranges one invoice at a time. Null when the
- * channel did not issue it (the caller takes the two-step path).
+ * statement of the device's lane is running, the new 数电 invoices that arrive for any device of
+ * that lane — of any business — wait and then go together in the next statement, so the commit is
+ * made, and flushed, once per batch instead of once per invoice, and each device's counter is
+ * locked once per batch. An idle lane issues at once (a batch of one). Older kinds take their
+ * numbers from stock ranges one invoice at a time. Null when the channel did not issue it (the
+ * caller takes the two-step path).
  */
 export function issueAtOnce(app: FastifyInstance, invoice: NewInvoice): Promise<AtOnceIssued | null> {
   const channel = app.taxChannel;
   // a strategy only a channel sharing our database offers (channels/in-database.ts)
   if (!isInDatabase(channel)) return Promise.resolve(null);
   if (!invoice.digital) {
-    return issueBatch(channel, [invoice]).then((issued) => issued?.get(invoice.serialNo) ?? null);
+    return issueBatch(channel, [invoice]).then((issued) => issued?.get(keyOf(invoice)) ?? null);
   }
-  let queues = queuesByChannel.get(channel);
-  if (!queues) {
-    queues = new Map();
-    queuesByChannel.set(channel, queues);
+  let lanes = lanesByChannel.get(channel);
+  if (!lanes) {
+    lanes = Array.from({ length: LANES }, () => ({ waiting: [], busy: false }));
+    lanesByChannel.set(channel, lanes);
   }
-  const key = `${invoice.clientId}:${invoice.deviceId}:${invoice.req.invoice_type}`;
-  let queue = queues.get(key);
-  if (!queue) {
-    queue = { waiting: [], busy: false };
-    queues.set(key, queue);
-  }
-  const q = queue;
-  const all = queues;
+  const lane = lanes[invoice.deviceId % LANES]!;
   return new Promise((resolve) => {
-    q.waiting.push({ invoice, resolve });
-    if (!q.busy) void drain(app, channel, all, key, q);
+    lane.waiting.push({ invoice, resolve });
+    if (!lane.busy) void drain(app, channel, lane);
   });
 }
 
-/** Runs the queue's batches one after another until nobody waits. */
-async function drain(
-  app: FastifyInstance,
-  channel: InDatabaseChannel,
-  queues: Map<string, Queue>,
-  key: string,
-  q: Queue,
-): Promise<void> {
-  q.busy = true;
-  while (q.waiting.length > 0) await run(app, channel, q.waiting.splice(0, MAX_BATCH));
-  // Stryker disable next-line BooleanLiteral: the queue is dropped on the next line; a new arrival makes a new one
-  q.busy = false;
-  queues.delete(key);
+const keyOf = (n: NewInvoice) => atOnceKey(n.clientId, n.serialNo);
+
+/**
+ * Runs the lane's statements one after another until nobody waits: the next starts when the one
+ * before has committed (while that one waits for its WAL flush) or has given up.
+ */
+async function drain(app: FastifyInstance, channel: InDatabaseChannel, lane: Lane): Promise<void> {
+  lane.busy = true;
+  while (lane.waiting.length > 0) {
+    const taken = lane.waiting.splice(0, MAX_BATCH);
+    await new Promise<void>((next) => {
+      run(app, channel, taken, next)
+        // Stryker disable next-line all: run settles every waiter itself (attempt catches the channel's errors)
+        .catch((err) => app.log.error({ err }, 'group-commit lane failed'))
+        .finally(next);
+    });
+  }
+  // Stryker disable next-line BooleanLiteral: a lane left busy would never drain again
+  lane.busy = false;
 }
 
-async function run(app: FastifyInstance, channel: InDatabaseChannel, taken: Waiter[]): Promise<void> {
+/** `committed`: the lane may go on (the statement committed; its invoices wait for the flush). */
+async function run(
+  app: FastifyInstance,
+  channel: InDatabaseChannel,
+  taken: Waiter[],
+  committed: () => void,
+): Promise<void> {
   // the same serial twice (a double click) goes alone to the two-step path, which answers it
   // with the first one's invoice; in the batch it would undo everybody's statement
   const seen = new Set<string>();
   const batch: Waiter[] = [];
   for (const w of taken) {
-    if (seen.has(w.invoice.serialNo)) w.resolve(null);
+    const key = keyOf(w.invoice);
+    if (seen.has(key)) w.resolve(null);
     else {
-      seen.add(w.invoice.serialNo);
+      seen.add(key);
       batch.push(w);
     }
   }
+  const byDevice = new Map<number, Waiter[]>();
+  for (const w of batch) {
+    const mine = byDevice.get(w.invoice.deviceId);
+    if (mine) mine.push(w);
+    else byDevice.set(w.invoice.deviceId, [w]);
+  }
+  const done = await attempt(app, channel, batch, byDevice.size > 1, committed);
+  if (done) return;
+  // the shared statement was undone (a failure, or a concurrent request with one of its serials):
+  // each device tries again in a statement of its own, so that what broke belongs to its device
+  // only; nothing of the undone statement was issued, so nothing is issued twice
+  for (const group of byDevice.values()) await attempt(app, channel, group, false);
+}
+
+/**
+ * One statement for `batch`; resolves every waiter and answers true, or — when the statement was
+ * undone and `retry` — resolves nobody and answers false. A waiter the channel did not issue
+ * (its device refused, its serial was known) resolves null: the two-step path names why.
+ */
+async function attempt(
+  app: FastifyInstance,
+  channel: InDatabaseChannel,
+  batch: Waiter[],
+  retry: boolean,
+  committed?: () => void,
+): Promise<boolean> {
+  let issued: Map<string, AtOnceIssued> | null;
   try {
-    const issued = await issueBatch(
+    issued = await issueBatch(
       channel,
       batch.map((w) => w.invoice),
+      committed,
     );
-    // Stryker disable next-line OptionalChaining: without the optional call the TypeError is caught below and answers null just the same
-    for (const w of batch) w.resolve(issued?.get(w.invoice.serialNo) ?? null);
   } catch (err) {
     // each invoice goes the two-step way on its own, where an error belongs to the one request
     // that causes it, not to the whole batch; the serial settles what the statement did (had it
     // committed before failing, e.g. in the flush, the two-step path answers with its invoice)
     // Stryker disable next-line ObjectLiteral: the log line's fields
-    app.log.warn({ err, invoices: batch.length }, 'group-commit statement failed; issuing one by one');
-    for (const w of batch) w.resolve(null);
+    app.log.warn(
+      { err, invoices: batch.length },
+      retry
+        ? 'group-commit statement failed; issuing device by device'
+        : 'group-commit statement failed; issuing one by one',
+    );
+    if (retry) return false;
+    issued = null;
   }
+  if (issued === null && retry) return false;
+  for (const w of batch) w.resolve(issued?.get(keyOf(w.invoice)) ?? null);
+  return true;
 }
 
-/** One statement for invoices of one business, device and kind (all or none issued). */
+/** One statement for the invoices (of one or several devices; an older kind alone). */
 function issueBatch(
   channel: InDatabaseChannel,
   invoices: NewInvoice[],
+  committed?: () => void,
 ): Promise<Map<string, AtOnceIssued> | null> {
-  const first = invoices[0]!;
-  const invoiceType = first.req.invoice_type;
   return channel.issueAtOnce(
     {
-      clientId: first.clientId,
-      deviceId: first.deviceId,
-      invoiceType,
-      items: invoices.map((n) => ({ serialNo: n.serialNo, totalAmount: n.req.invoice_info.total_amount })),
+      items: invoices.map((n) => ({
+        clientId: n.clientId,
+        deviceId: n.deviceId,
+        invoiceType: n.req.invoice_type,
+        serialNo: n.serialNo,
+        totalAmount: n.req.invoice_info.total_amount,
+      })),
     },
     issueAtOnceSql(invoices),
+    committed,
   );
 }

@@ -13,12 +13,18 @@ import { eligibleSql, storeMayUseDeviceSql } from './eligibility-sql.ts';
  * `invoiceQrText` applies it); `kp_invoice_qr` (migration 0017) only formats and adds the CRC.
  * 数电纸票 (85/86) are not issued through this statement (no channel allocates paper numbers).
  */
-export function issuedQrSql(invoiceType: string, amounts: { totalAmount: SQL; totalWithTax: SQL }): SQL {
+export function issuedQrSql(
+  invoiceType: string,
+  amounts: { totalAmount: SQL; totalWithTax: SQL },
+  /** the rule's type code per row (a statement of several kinds of one form); the kind's own by default */
+  typeCode?: SQL,
+): SQL {
   const rule = qrRuleFor(invoiceType);
   if (!rule || rule.form === 'digital-paper') throw new Error(`发票类型 ${invoiceType} 没有票面二维码规则`);
+  const code = typeCode ?? sql`${rule.typeCode}`;
   return rule.form === 'digital'
-    ? sql`kp_invoice_qr(${rule.typeCode}, '', issued.invoice_no, ${amounts.totalWithTax}, issued.issued_at, '', '')`
-    : sql`kp_invoice_qr(${rule.typeCode}, issued.invoice_code, issued.invoice_no, ${amounts.totalAmount},
+    ? sql`kp_invoice_qr(${code}, '', issued.invoice_no, ${amounts.totalWithTax}, issued.issued_at, '', '')`
+    : sql`kp_invoice_qr(${code}, issued.invoice_code, issued.invoice_no, ${amounts.totalAmount},
         issued.issued_at, issued.check_code, ',')`;
 }
 
@@ -35,6 +41,9 @@ function requestJson(items: NewInvoice[]): string {
       const info = req.invoice_info;
       return {
         ord: i + 1,
+        req_client_id: n.clientId,
+        device_id: n.deviceId,
+        qr_type_code: qrRuleFor(req.invoice_type)?.typeCode ?? null,
         store_id: n.storeId,
         serial_no: n.serialNo,
         request_hash: n.requestHash,
@@ -89,7 +98,7 @@ function requestJson(items: NewInvoice[]): string {
 /** The rows of `requestJson`, as a FROM item aliased `r`. */
 const requestRows = (items: NewInvoice[]) => sql`
   jsonb_to_recordset(${requestJson(items)}::jsonb) as r(
-    ord int, store_id int, serial_no text, request_hash text, invoice_type text, buyer_title_type smallint,
+    ord int, req_client_id int, device_id int, qr_type_code text, store_id int, serial_no text, request_hash text, invoice_type text, buyer_title_type smallint,
     buyer_name text, buyer_tax_code text, buyer_address text, buyer_phone text, buyer_bank_name text,
     buyer_bank_account text, buyer_email text, buyer_mobile text, price_includes_tax boolean,
     total_amount numeric, total_tax numeric, total_with_tax numeric, remark text, drawer text, payee text,
@@ -102,7 +111,7 @@ const requestRows = (items: NewInvoice[]) => sql`
  * channel's CTE `issued`, which `from` must then provide) the invoice is inserted issued;
  * otherwise it starts `issuing`.
  */
-function invoicesInsert(deviceId: number, from: SQL, seller: 's' | 'r', qr: SQL | null): SQL {
+function invoicesInsert(from: SQL, seller: 's' | 'r', qr: SQL | null): SQL {
   const s = sql.raw(seller);
   return sql`
     insert into invoices (
@@ -114,7 +123,7 @@ function invoicesInsert(deviceId: number, from: SQL, seller: 's' | 'r', qr: SQL 
       specific_business_code, specific_business, created_by,
       status, invoice_code, invoice_no, check_code, issued_at, qr_string)
     select
-      ${s}.client_id, r.store_id, ${deviceId}::int, r.serial_no, r.request_hash, 'online', r.invoice_type, 'blue',
+      ${s}.client_id, r.store_id, r.device_id, r.serial_no, r.request_hash, 'online', r.invoice_type, 'blue',
       r.buyer_title_type, r.buyer_name, r.buyer_tax_code, r.buyer_address, r.buyer_phone, r.buyer_bank_name,
       r.buyer_bank_account, r.buyer_email, r.buyer_mobile,
       ${s}.seller_name, ${s}.seller_tax_code, ${s}.seller_address, ${s}.seller_phone, ${s}.seller_bank_name,
@@ -183,7 +192,7 @@ export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext
       -- the device rule (eligibility.ts), the same the service names a refusal by
       where inv_id is null and ${eligibleSql({ invoiceType: req.invoice_type, amount: req.invoice_info.total_amount })}
     ), inv as (
-      ${invoicesInsert(n.deviceId, sql`ok s, req r`, 's', null)}
+      ${invoicesInsert(sql`ok s, req r`, 's', null)}
       on conflict (client_id, serial_no) do nothing
       returning id, client_id
     ), lines as (
@@ -198,38 +207,45 @@ export async function insertIssuing(db: Db, n: NewInvoice): Promise<IssueContext
 }
 
 /**
- * The SQL with which an in-database channel issues new invoices of one business and device in
- * one statement (InDatabaseChannel.issueAtOnce): the guard yields each invoice whose serial is new and
- * whose store may use the device (the channel checks the device itself); the CTEs insert the
- * invoices already issued, their lines and their `created` and `issued` events.
+ * The SQL with which an in-database channel issues new 数电 invoices — of any businesses, devices
+ * and 数电 kinds — in one statement (InDatabaseChannel.issueAtOnce), or one invoice of an older kind:
+ * the guard yields each invoice whose serial is new in its business and whose store may use its
+ * device (the channel checks the device itself); the CTEs insert the invoices already issued, their
+ * lines and their `created` and `issued` events.
  */
 export function issueAtOnceSql(items: NewInvoice[]): IssuedSql {
   const first = items[0]!;
-  const qr = issuedQrSql(first.req.invoice_type, {
-    totalAmount: sql`r.total_amount`,
-    totalWithTax: sql`r.total_with_tax`,
-  });
+  const form = (n: NewInvoice) => qrRuleFor(n.req.invoice_type)?.form;
+  if (items.some((n) => form(n) !== form(first)))
+    throw new Error('one statement issues kinds of one QR form');
+  const qr = issuedQrSql(
+    first.req.invoice_type,
+    { totalAmount: sql`r.total_amount`, totalWithTax: sql`r.total_with_tax` },
+    sql`r.qr_type_code`,
+  );
+  const mine = sql`r.client_id = issued.client_id and r.serial_no = issued.serial_no`;
   return {
     guard: sql`
       select r.*, ${SELLER}
       from ${requestRows(items)}
-      join clients c on c.id = ${first.clientId}
+      join clients c on c.id = r.req_client_id
       -- a subquery per row, not an anti-join: the planner guesses 100 request rows and would hash
       -- the whole invoices table for a generic plan of this prepared statement
       where (select i.id from invoices i where i.client_id = c.id and i.serial_no = r.serial_no) is null
-        and ${storeMayUseDeviceSql(sql`${first.deviceId}::int`, sql`r.store_id`)}`,
+        and ${storeMayUseDeviceSql(sql`r.device_id`, sql`r.store_id`)}`,
     ctes: sql`
       recorded as (
-        ${invoicesInsert(first.deviceId, sql`guard r join issued on issued.serial_no = r.serial_no`, 'r', qr)}
+        ${invoicesInsert(sql`guard r join issued on ${mine}`, 'r', qr)}
         returning id, client_id, serial_no, invoice_code, invoice_no
       ), at_once_lines as (
-        ${linesInsert(sql`recorded inv join guard r on r.serial_no = inv.serial_no`)}
+        ${linesInsert(sql`recorded inv join guard r on r.client_id = inv.client_id and r.serial_no = inv.serial_no`)}
       ), at_once_events as (
         insert into invoice_events (invoice_id, client_id, kind, user_id, detail)
         select inv.id, inv.client_id, k.kind, r.created_by,
           case when k.kind = 'created' then r.created_detail
             else jsonb_build_object('invoice_code', inv.invoice_code, 'invoice_no', inv.invoice_no) end
-        from recorded inv join guard r on r.serial_no = inv.serial_no, (values (1, 'created'), (2, 'issued')) as k(o, kind)
+        from recorded inv join guard r on r.client_id = inv.client_id and r.serial_no = inv.serial_no,
+          (values (1, 'created'), (2, 'issued')) as k(o, kind)
         order by r.ord, k.o
       )`,
   };
@@ -300,7 +316,7 @@ export function recordIssuedSql(c: {
 }): IssuedSql {
   return {
     guard: sql`
-      select id, serial_no, 1 as ord, ${c.totalAmount}::numeric as total_amount from invoices
+      select id, client_id, serial_no from invoices
       where id = ${c.id} and status = 'issuing' for update`,
     ctes: sql`
       recorded as (
