@@ -415,7 +415,7 @@ async function main() {
     where: SQL;
     keys: string[];
     /** the ways tried for the baseline: the two plans for a name, the ordered scan and the planner else */
-    ways: [BenchWay, BenchWay];
+    ways: BenchWay[];
     scope: { clientId: number; storeIds: number[] | null };
     best?: { page: BenchWay; count: BenchWay };
     calibration?: Partial<Record<'page' | 'count', Partial<Record<BenchWay, number>>>>;
@@ -457,7 +457,7 @@ async function main() {
   const q = (x: SQL) => dialect.sqlToQuery(x);
   const source = (s: Search, way: BenchWay) => (way === 'grams' ? gramSource(s.keys) : TABLE_SOURCE);
   const settings = Object.fromEntries(
-    (['ordered', 'grams'] as const).map((w) => [w, q(SEARCH_WAY_SETTINGS[w]).sql]),
+    (['ordered', 'grams', 'bitmap'] as const).map((w) => [w, q(SEARCH_WAY_SETTINGS[w]).sql]),
   ) as Record<SearchWay, string>;
   const pinned = async (way: BenchWay, stmt: { sql: string; params: unknown[] }) => {
     const c = await raw.connect();
@@ -483,26 +483,24 @@ async function main() {
 
   // calibration: every way for the page and for the count of every search; the fastest of each is the
   // baseline's hand-written plan (a way far slower than the other on its first try is not retried)
-  console.log(`\ncalibrating the baseline: ${searches.length} searches × 2 ways × (page, count)`);
+  console.log(`\ncalibrating the baseline: ${searches.length} searches × 2–3 ways × (page, count)`);
   for (const s of searches) {
     const best = {} as { page: BenchWay; count: BenchWay };
     for (const part of ['page', 'count'] as const) {
       const stmt = part === 'page' ? pageStmt : countStmt;
-      const [w1, w2] = s.ways;
-      const first = {
-        [w1]: await timeOnce(() => pinned(w1, stmt(s, w1))),
-        [w2]: await timeOnce(() => pinned(w2, stmt(s, w2))),
-      } as Record<BenchWay, number>;
+      const first = {} as Record<BenchWay, number>;
+      for (const w of s.ways) first[w] = await timeOnce(() => pinned(w, stmt(s, w)));
+      const fastest = Math.min(...s.ways.map((w) => first[w]));
       const med = async (way: BenchWay) => {
-        if (first[way] > 5 * Math.min(first[w1], first[w2])) return first[way];
+        if (first[way] > 5 * fastest) return first[way];
         const xs = [first[way]];
         for (let i = 0; i < 2; i++) xs.push(await timeOnce(() => pinned(way, stmt(s, way))));
         return percentile(xs, 50);
       };
-      const t1 = await med(w1);
-      const t2 = await med(w2);
-      best[part] = t1 <= t2 ? w1 : w2;
-      s.calibration = { ...s.calibration, [part]: { [w1]: t1, [w2]: t2 } };
+      const times = {} as Record<BenchWay, number>;
+      for (const w of s.ways) times[w] = await med(w);
+      best[part] = s.ways.reduce((a, b) => (times[b] < times[a] ? b : a));
+      s.calibration = { ...s.calibration, [part]: times };
     }
     s.best = best;
     if (process.env.BENCH_VERBOSE) {

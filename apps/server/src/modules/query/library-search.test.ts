@@ -86,6 +86,7 @@ const PLANS: { name: string; plan: { page: SearchWay; count: SearchWay } | null 
   { name: 'grams/grams', plan: { page: 'grams', count: 'grams' } },
   { name: 'ordered/grams', plan: { page: 'ordered', count: 'grams' } },
   { name: 'grams/ordered', plan: { page: 'grams', count: 'ordered' } },
+  { name: 'bitmap/bitmap', plan: { page: 'bitmap', count: 'bitmap' } },
 ];
 
 describe('library search: every plan finds what a plain strpos scan finds', () => {
@@ -211,7 +212,10 @@ describe('library search: every plan finds what a plain strpos scan finds', () =
         expect(r.list.map((x) => x.invoice_id)).toEqual(want.slice(0, 30));
       }
     }
-    // one last digit: the ordered scan; longer suffixes and tax codes: the planner
+    // one last digit: the ordered scan; three or more: bitmap scans; two and tax codes: the planner
+    expect(
+      (await searchPlan(t.db, { clientId: f.software, storeIds: null }, { invoice_no: '743' }, 10))?.page,
+    ).toBe('bitmap');
     expect(
       (await searchPlan(t.db, { clientId: f.software, storeIds: null }, { invoice_no: '7' }, 10))?.page,
     ).toBe('ordered');

@@ -190,6 +190,10 @@ export const SEARCH_WAY_SETTINGS: Record<SearchWay, SQL> = {
   grams: sql.raw(
     `select set_config('enable_seqscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`,
   ),
+  bitmap: sql.raw(
+    `select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true), ` +
+      `set_config('enable_indexonlyscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`,
+  ),
 };
 
 /** The number of matches, counted up to LIBRARY_COUNT_CAP + 1 (so "more than the cap" is known). */

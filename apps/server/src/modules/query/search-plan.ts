@@ -21,7 +21,11 @@
  * rare long name is never sent on a scan of the whole range because its pairs are common.
  */
 
-export type SearchWay = 'ordered' | 'grams';
+/**
+ * How a search reads: `ordered` and `grams` as above; `bitmap` the planner's choice among bitmap scans
+ * only (an invoice-number suffix of three digits or more: its index, then a sort of the few matches).
+ */
+export type SearchWay = 'ordered' | 'grams' | 'bitmap';
 
 export type SearchPlan = {
   page: SearchWay;
