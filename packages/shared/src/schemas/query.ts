@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from '../constants/menu.ts';
+import { Dec } from '../money/decimal.ts';
 import { text } from '../validation/text.ts';
 import { invoiceTypeSchema } from './invoice.ts';
 
@@ -57,34 +58,42 @@ const pageSize = z
   .int()
   .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), '每页条数只能是10、20或30')
   .default(10);
+/** 价税合计 range with its minimum above its maximum. */
+export const AMOUNT_RANGE_INVERTED = '最小价税合计不能大于最大价税合计';
 const moneyFilter = text().regex(/^-?\d{1,14}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
 
 /** Filters shared by the list, the exports and (date + stores) the statistics. */
-export const invoiceFilterSchema = z.object({
-  /** 开票日期 from / to (inclusive) */
-  date_from: dayString.optional(),
-  date_to: dayString.optional(),
-  invoice_types: z.array(invoiceTypeSchema).max(10).optional(),
-  /** 发票号码: the whole number or its last digits */
-  invoice_no: text()
-    .trim()
-    .regex(/^\d{0,20}$/, '发票号码只能是数字')
-    .optional(),
-  /** 购买方名称 contains */
-  buyer_name: text().trim().max(100).optional(),
-  /** 购买方税号, exact */
-  buyer_tax_code: text()
-    .trim()
-    .regex(/^[0-9A-Za-z]{0,20}$/, '税号格式不正确')
-    .optional(),
-  statuses: z.array(libraryStatusSchema).max(7).optional(),
-  /** within the stores the caller may see; empty = all of them */
-  store_ids: z.array(z.number().int().positive()).max(200).optional(),
-  /** 价税合计 range (signed: red invoices are negative) */
-  amount_min: moneyFilter.optional(),
-  amount_max: moneyFilter.optional(),
-  direction: z.enum(['blue', 'red']).optional(),
-});
+export const invoiceFilterSchema = z
+  .object({
+    /** 开票日期 from / to (inclusive) */
+    date_from: dayString.optional(),
+    date_to: dayString.optional(),
+    invoice_types: z.array(invoiceTypeSchema).max(10).optional(),
+    /** 发票号码: the whole number or its last digits */
+    invoice_no: text()
+      .trim()
+      .regex(/^\d{0,20}$/, '发票号码只能是数字')
+      .optional(),
+    /** 购买方名称 contains */
+    buyer_name: text().trim().max(100).optional(),
+    /** 购买方税号, exact */
+    buyer_tax_code: text()
+      .trim()
+      .regex(/^[0-9A-Za-z]{0,20}$/, '税号格式不正确')
+      .optional(),
+    statuses: z.array(libraryStatusSchema).max(7).optional(),
+    /** within the stores the caller may see; empty = all of them */
+    store_ids: z.array(z.number().int().positive()).max(200).optional(),
+    /** 价税合计 range (signed: red invoices are negative) */
+    amount_min: moneyFilter.optional(),
+    amount_max: moneyFilter.optional(),
+    direction: z.enum(['blue', 'red']).optional(),
+  })
+  // an inverted range matched nothing, silently (issue 24 item 8): refused, under 最大价
+  .refine((f) => !(f.amount_min && f.amount_max && Dec(f.amount_min).gt(Dec(f.amount_max))), {
+    message: AMOUNT_RANGE_INVERTED,
+    path: ['amount_max'],
+  });
 export type InvoiceFilter = z.infer<typeof invoiceFilterSchema>;
 
 /** POST /v3/invoice-record/list */
