@@ -29,11 +29,10 @@ import {
   listPageSql,
   SEARCH_WAY_SETTINGS,
   TABLE_SOURCE,
-  type TermGramRow,
-  termGramsSql,
 } from './library-sql.ts';
 import { isoOf, nextDay } from './scope.ts';
 import { chooseSearchPlan, type SearchPlan, type SearchWay } from './search-plan.ts';
+import { termGrams } from './term-stats-repo.ts';
 
 const iso = isoOf;
 
@@ -140,7 +139,7 @@ export async function searchPlan(
     if (no && no.length >= 3) return LONG_SUFFIX_PLAN;
     return null;
   }
-  const rows = (await db.execute<TermGramRow>(termGramsSql(scope.clientId, name))).rows;
+  const rows = await termGrams(db, scope.clientId, name);
   const first = rows[0];
   const stats =
     first && first.invoices !== null && first.invoices !== undefined

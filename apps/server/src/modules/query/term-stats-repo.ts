@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { type TermGramRow, termGramsSql } from './library-sql.ts';
 
 /**
  * The library's term statistics (migration 0018, issue 25): how often each buyer-name GIN key occurs
@@ -49,6 +50,38 @@ export async function refreshTermStats(db: Db, clientId: number, sampleSize: num
         first_at = excluded.first_at, last_at = excluded.last_at, store_invoices = excluded.store_invoices,
         refreshed_at = excluded.refreshed_at`);
   });
+  termCache.delete(db);
+}
+
+/** A term's keys and figures are reused for a minute: a clerk paging through a search asks the same. */
+export const TERM_CACHE_MS = 60_000;
+const TERM_CACHE_SIZE = 1_000;
+const termCache = new WeakMap<Db, Map<string, { at: number; rows: TermGramRow[] }>>();
+
+/**
+ * Each GIN key of a term with its figures (termGramsSql), from this process's cache of the last minute
+ * when it has them. Per database handle, so two apps in one process never share; a refresh here
+ * forgets it; another process's refresh shows within the minute — the figures steer the plan only.
+ */
+export async function termGrams(
+  db: Db,
+  clientId: number,
+  term: string,
+  now = Date.now(),
+): Promise<TermGramRow[]> {
+  let cache = termCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    termCache.set(db, cache);
+  }
+  const key = `${clientId}\u0000${term}`;
+  const hit = cache.get(key);
+  if (hit && now - hit.at < TERM_CACHE_MS) return hit.rows;
+  const rows = (await db.execute<TermGramRow>(termGramsSql(clientId, term))).rows;
+  cache.delete(key);
+  cache.set(key, { at: now, rows });
+  if (cache.size > TERM_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return rows;
 }
 
 /**

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, insertCopies, insertFixtures } from '../../../test/fixtures/query.ts';
 import { buildTestApp } from '../../../test/helper.ts';
 import { refreshDueTermStats, TERM_STATS_CRON, TERM_STATS_JOB } from './term-stats.ts';
-import { dueTermStats, refreshTermStats } from './term-stats-repo.ts';
+import { dueTermStats, refreshTermStats, TERM_CACHE_MS, termGrams } from './term-stats-repo.ts';
 
 /**
  * Issue 25 item 5: the search's side table (library_term_grams / _stats) converges to the truth under
@@ -139,6 +139,27 @@ describe('library term statistics', () => {
         ).rows[0]!.n,
       ),
     );
+  });
+
+  it('a term’s figures are reused for a minute per database handle; a refresh here forgets them', async () => {
+    await refreshTermStats(t.db, f.software, 1_000_000);
+    const key = `${f.software} 数据`;
+    const nOf = (rows: { key: string; n: number }[]) => Number(rows.find((r) => r.key === key)?.n);
+    const t0 = 1_000;
+    const before = nOf(await termGrams(t.db, f.software, '数据', t0));
+    expect(before).toBeGreaterThan(0);
+    await t.db.execute(
+      sql`update library_term_grams set n = n + 1000 where client_id = ${f.software} and gram = ${key}`,
+    );
+    expect(nOf(await termGrams(t.db, f.software, '数据', t0 + TERM_CACHE_MS - 1))).toBe(before);
+    // another handle on the same database does not share this one's cache
+    const other = await buildTestApp({ reuse: t });
+    expect(nOf(await termGrams(other.db, f.software, '数据', t0))).toBe(before + 1000);
+    // after the minute, read again
+    expect(nOf(await termGrams(t.db, f.software, '数据', t0 + TERM_CACHE_MS))).toBe(before + 1000);
+    // a refresh in this process forgets at once
+    await refreshTermStats(t.db, f.software, 1_000_000);
+    expect(nOf(await termGrams(t.db, f.software, '数据', t0 + TERM_CACHE_MS + 1))).toBe(before);
   });
 
   it('is due without figures, when stale with newer invoices, and when old; not when fresh', async () => {
