@@ -2,6 +2,7 @@ export * from './constants/menu.ts';
 export * from './constants/real-name.ts';
 export * from './errors/codes.ts';
 export * from './errors/messages.ts';
+export * from './glossary/terms.ts';
 export * from './invoice/buyer-rules.ts';
 export * from './invoice/line-limits.ts';
 export * from './invoice/specific-business.ts';

@@ -66,7 +66,7 @@ test.describe('real-name authentication (spec §2–§4)', () => {
     const before = await lastOutboxId(page.request, info.tax_mobile);
     await dialog.getByRole('button', { name: '获取短信验证码' }).click();
     await expect(page.getByText('短信验证码已发送到您的手机，请注意查收')).toBeVisible();
-    await expect(dialog.getByRole('button', { name: /1[12]\d s后重试$/ })).toBeDisabled();
+    await expect(dialog.getByRole('button', { name: /1[12]\ds后重试$/ })).toBeDisabled();
     const code = await readSmsCode(page.request, info.tax_mobile, { after: before });
     await dialog.getByPlaceholder('请输入短信验证码').fill(code);
     await screenshot(page, 'real-name-sms');

@@ -205,7 +205,7 @@ test.describe('single invoice (/invoice/online)', () => {
     await expect(page.getByLabel('价税合计大写')).toHaveText('柒佰柒拾陆圆整');
     await expect(page.getByLabel('合计税额')).toHaveText('¥7.68');
 
-    await page.getByRole('radio', { name: '个人/政府事业单位' }).check();
+    await page.getByRole('radio', { name: '个人/非企业单位' }).check();
     await page.getByLabel('名称', { exact: true }).fill('王小明');
     await page.getByLabel('房间号').fill('1808');
     await page.getByLabel('入住人').fill('王小明');
@@ -233,7 +233,7 @@ test.describe('single invoice (/invoice/online)', () => {
     await page.locator('.ant-select-dropdown:visible').getByText('3%', { exact: true }).click();
     const reason = page.locator('.ant-select:has(#issue-small-scale-reason)');
     await expect(reason).toBeVisible();
-    await page.getByRole('radio', { name: '个人/政府事业单位' }).check();
+    await page.getByRole('radio', { name: '个人/非企业单位' }).check();
     await page.getByLabel('名称', { exact: true }).fill('王小明');
     await page.getByRole('button', { name: '开具发票' }).click();
     await expect(page.getByText('小规模纳税人开具3%征收率发票，请选择开具原因').first()).toBeVisible();

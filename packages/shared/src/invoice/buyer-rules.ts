@@ -28,7 +28,7 @@ export const BUYER_MSG = {
 
 /** The buyer fields the rules read (the request's `buyer`, or the form's as typed). */
 export type BuyerFacts = {
-  /** 1 个人/政府事业单位, 2 企业 */
+  /** 1 个人/非企业单位, 2 企业 (glossary/terms.ts) */
   title_type: number;
   name: string;
   tax_code: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUYER_TYPE_LABELS } from '../glossary/terms.ts';
 import { isValidTaxCode } from '../money/ids.ts';
 import { PATTERNS } from '../validation/patterns.ts';
 import { text } from '../validation/text.ts';
@@ -10,7 +11,7 @@ import { pageQuerySchema } from './goods.ts';
  * form. title_type 1 = 个人 / 政府事业单位, 2 = 企业 (tax code required) (domain.md §1.5).
  */
 
-export const TITLE_TYPES = { 1: '个人/事业单位', 2: '企业' } as const;
+export const TITLE_TYPES = { 1: BUYER_TYPE_LABELS[1], 2: BUYER_TYPE_LABELS[2] } as const;
 
 export const TITLE_MSG = {
   TYPE_REQUIRED: '请选择抬头类型',

@@ -1,3 +1,4 @@
+import { retryIn } from '../glossary/terms.ts';
 // Every user-facing validation/notice text, word for word from the spec where it gives one
 // (spec §5, §8); the ones the spec gives in English are rendered once here in natural Chinese.
 export const MSG = {
@@ -38,12 +39,12 @@ export const MSG = {
   NEED_PAY: '该功能为付费功能，请升级套餐后使用',
   NEW_CLIENT: '您当前尚未订购套餐，请先订购后再开票',
   CONTACT_US_TIP: '关注公众号，回复“0”转人工客服',
-  SMS_RETRY: (seconds: number) => `${seconds}s后重试`,
+  SMS_RETRY: retryIn,
   GET_SMS_CODE: '获取短信验证码',
   // spec §2, §4 real-name dialog (English in the spec)
   REAL_NAME_TITLE_LOGIN: '登录',
   REAL_NAME_TITLE_AUTH: '认证',
-  REAL_NAME_RETRY: (seconds: number) => `${seconds} s后重试`,
+  REAL_NAME_RETRY: retryIn,
   REAL_NAME_ALREADY_LOGGED_IN: '已登录，无需重复登录',
   REAL_NAME_APP: (authType: number) => (authType === 0 ? '税务APP' : '个人所得税APP'),
   REAL_NAME_QR_TIP: (app: string) => `请使用${app}扫描二维码进行实名认证`,

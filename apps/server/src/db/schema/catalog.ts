@@ -74,7 +74,7 @@ export const goods = pgTable(
   ],
 );
 
-/** A saved buyer (购方抬头). titleType 1 个人/事业单位, 2 企业. */
+/** A saved buyer (购方抬头). titleType 1 个人/非企业单位, 2 企业. */
 export const buyerTitles = pgTable(
   'buyer_titles',
   {

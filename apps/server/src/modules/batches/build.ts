@@ -3,6 +3,7 @@ import {
   BATCH_SHEETS,
   type BatchIssue,
   type BlueInvoiceRequest,
+  BUYER_TYPE_LABELS,
   blueInvoiceRequestSchema,
   computeLine,
   dec,
@@ -65,11 +66,23 @@ export function parseKind(text: string): string | null {
   return code && code in BATCH_KIND_LABELS ? code : null;
 }
 
+/** 购买方类型 as typed in the template: the glossary's words and what earlier templates said. */
+const BUYER_TYPE_WORDS = new Map<string, 1 | 2>([
+  [BUYER_TYPE_LABELS[2], 2],
+  ['2', 2],
+  ['企业单位', 2], // glossary-allow: still read from uploads
+  ['单位', 2],
+  [BUYER_TYPE_LABELS[1], 1],
+  ['个人', 1],
+  ['1', 1],
+  ['个人/政府事业单位', 1], // glossary-allow: still read from uploads
+  ['政府事业单位', 1],
+  ['非企业', 1],
+  ['非企业单位', 1],
+]);
+
 export function parseBuyerType(text: string): 1 | 2 | null {
-  const t = text.replace(/\s/g, '');
-  if (['企业', '2', '企业单位', '单位'].includes(t)) return 2;
-  if (['个人', '1', '个人/政府事业单位', '政府事业单位', '非企业'].includes(t)) return 1;
-  return null;
+  return BUYER_TYPE_WORDS.get(text.replace(/\s/g, '')) ?? null;
 }
 
 export function parseYesNo(text: string): boolean | null {

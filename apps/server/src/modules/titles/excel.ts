@@ -1,4 +1,5 @@
 import {
+  BUYER_TYPE_LABELS,
   CATALOG_CODE,
   type ImportResult,
   TITLE_TYPES,
@@ -32,7 +33,7 @@ export const TITLE_COLUMNS: readonly SheetColumn[] = [
 export const TITLE_TEMPLATE_NOTES = [
   '购方抬头导入说明',
   '1. 第一行为表头，请勿修改；带 * 的列必须保留（个人抬头的纳税人识别号可留空）。每次最多导入5000行，仅支持 .xlsx 文件。',
-  '2. 抬头类型：填“企业”或“个人/事业单位”（也可填“个人”）。',
+  `2. 抬头类型：填“${BUYER_TYPE_LABELS[2]}”或“${BUYER_TYPE_LABELS[1]}”（也可填“个人”）。`,
   '3. 名称：最多100个字符；与已有抬头同名时会更新该抬头。',
   '4. 纳税人识别号：企业必填，15、18或20位数字或大写字母；18位统一社会信用代码会校验校验位。请保持该列为文本格式。',
   '5. 电话：7-20位数字或“-”；银行账号：1-30位数字；手机号：11位数字；邮箱：如 name@example.com。',
@@ -43,10 +44,13 @@ const TYPE_BY_LABEL = new Map<string, 1 | 2>([
   ['企业', 2],
   ['2', 2],
   ['个人', 1],
-  ['个人/事业单位', 1],
+  [BUYER_TYPE_LABELS[1], 1],
+  ['非企业单位', 1],
+  // what earlier templates and screens said: still read from uploaded files
+  ['个人/事业单位', 1], // glossary-allow
   ['事业单位', 1],
   ['政府事业单位', 1],
-  ['个人/政府事业单位', 1],
+  ['个人/政府事业单位', 1], // glossary-allow
   ['1', 1],
 ]);
 
@@ -99,7 +103,7 @@ export async function importTitles(
       problems.push({ row, column: HEADER.get(key) ?? key, message });
     const type = TYPE_BY_LABEL.get(cells.title_type ?? '');
     if (!type) {
-      err('title_type', '抬头类型请填写“企业”或“个人/事业单位”');
+      err('title_type', `抬头类型请填写“${BUYER_TYPE_LABELS[2]}”或“${BUYER_TYPE_LABELS[1]}”`);
       continue;
     }
     const parsed = titleBodySchema.safeParse({ ...cells, title_type: type });

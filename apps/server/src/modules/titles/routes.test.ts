@@ -338,7 +338,7 @@ describe('buyer titles (/v3/client-title/*, /v3/client/get-info-by-tax-code)', (
         '邮箱',
         '手机号',
       ]);
-      expect(rows.slice(1).map((r) => r[0])).toContain('个人/事业单位');
+      expect(rows.slice(1).map((r) => r[0])).toContain('个人/非企业单位');
       const res = await upload(t.app, `/v3/client-title/import?${q(hotel)}`, admin, {
         filename: 'titles.xlsx',
         content: exported.body,
@@ -380,7 +380,7 @@ describe('buyer titles (/v3/client-title/*, /v3/client/get-info-by-tax-code)', (
       expect(res.json.code).toBe(CATALOG_CODE.IMPORT_ROWS_INVALID);
       expect(res.json.data.errors).toEqual(
         [
-          { row: 3, column: '抬头类型', message: '抬头类型请填写“企业”或“个人/事业单位”' },
+          { row: 3, column: '抬头类型', message: '抬头类型请填写“企业”或“个人/非企业单位”' },
           { row: 4, column: '纳税人识别号', message: '统一社会信用代码校验位不正确，请核对' },
           { row: 4, column: '银行账号', message: '银行账号须为1-30位数字' },
           { row: 4, column: '邮箱', message: '请输入正确的邮箱地址' },

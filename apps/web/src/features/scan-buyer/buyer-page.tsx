@@ -1,4 +1,6 @@
+import './antd-mobile-setup.ts';
 import { SCAN_CODE } from '@kaipiao/shared/errors/codes';
+import { BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
 import {
   type PublicCode,
   type PublicRequest,
@@ -15,7 +17,6 @@ import {
   Form,
   Input,
   List,
-  NavBar,
   Result,
   Selector,
   TextArea,
@@ -238,10 +239,7 @@ function SubmitForm({
                 form.setFields([{ name: 'tax_code', errors: [] }]);
               }
             }}
-            options={[
-              { label: '企业单位', value: 2 },
-              { label: '个人/非企业单位', value: 1 },
-            ]}
+            options={[...BUYER_TYPE_OPTIONS]}
           />
         </Form.Item>
         <Form.Item name="name" label={company ? '单位名称' : '姓名/名称'} required>
@@ -366,7 +364,13 @@ export function BuyerPage() {
     };
   }, [requestToken, load]);
 
-  const header = <NavBar backIcon={false}>扫码开票</NavBar>;
+  // a plain heading: antd-mobile's NavBar keeps an unnamed role="button" on its left even without
+  // a back arrow (axe: aria-command-name)
+  const header = (
+    <header className={styles.navBar}>
+      <h1>扫码开票</h1>
+    </header>
+  );
   let content: React.ReactNode;
   if (requestToken && request) {
     content = (

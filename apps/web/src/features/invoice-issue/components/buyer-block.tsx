@@ -1,5 +1,6 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { SPECIAL_INVOICE_TYPES } from '@kaipiao/shared';
+import { BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
 import { useQuery } from '@tanstack/react-query';
 import { AutoComplete, Button, Checkbox, Col, Input, Radio, Row, Space, Typography } from 'antd';
 import { type Dispatch, memo, useState } from 'react';
@@ -83,10 +84,7 @@ function BuyerBlockImpl({ draft, dispatch }: Props) {
               aria-label="购买方类型"
               value={b.title_type}
               onChange={(e) => set({ title_type: e.target.value })}
-              options={[
-                { value: 2, label: '企业' },
-                { value: 1, label: '个人/政府事业单位' },
-              ]}
+              options={[...BUYER_TYPE_OPTIONS]}
             />
           </Field>
         </Col>

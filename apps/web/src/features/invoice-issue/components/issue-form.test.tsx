@@ -260,7 +260,7 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: '开具发票' }));
     const item = cell('纳税人识别号').closest('.ant-form-item') as HTMLElement;
     expect(within(item).getByText('企业抬头请填写纳税人识别号')).toBeTruthy();
-    await userEvent.click(screen.getByLabelText('个人/政府事业单位'));
+    await userEvent.click(screen.getByLabelText('个人/非企业单位'));
     await waitFor(() => expect(label()).toBeNull());
   });
 

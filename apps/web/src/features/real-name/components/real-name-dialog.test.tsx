@@ -104,11 +104,11 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
     await flush();
     const [call] = apiCalls('/v3/equipment/get-sms-tax-station');
     expect(call?.body).toMatchObject({ device_id: 7, channel: 'GP900000' });
-    expect(button('120 s后重试')).toHaveProperty('disabled', true);
+    expect(button('120s后重试')).toHaveProperty('disabled', true);
     await act(async () => vi.advanceTimersByTimeAsync(1000));
-    expect(button('119 s后重试')).toBeTruthy();
+    expect(button('119s后重试')).toBeTruthy();
     await act(async () => vi.advanceTimersByTimeAsync(118_000));
-    expect(button('1 s后重试')).toBeTruthy();
+    expect(button('1s后重试')).toBeTruthy();
     await act(async () => vi.advanceTimersByTimeAsync(1000));
     expect(button('获取短信验证码')).toHaveProperty('disabled', false);
   });
@@ -124,7 +124,7 @@ describe('RealNameDialog', { timeout: 60_000 }, () => {
     await flush();
     expect(apiCalls('/v3/equipment/get-sms-autonomous-tax-station')).toHaveLength(1);
     expect(screen.getByText('短信验证码已发送到您的手机，请注意查收')).toBeTruthy();
-    expect(button('120 s后重试')).toBeTruthy();
+    expect(button('120s后重试')).toBeTruthy();
     // no error dialog for 10000
     expect(screen.queryByText('验证码已发送')).toBeNull();
   });

@@ -1,3 +1,4 @@
+import { BUYER_TYPE_LABELS } from '@kaipiao/shared/glossary/terms';
 import { SCAN_REQUEST_STATUS, type ScanRequest } from '@kaipiao/shared/schemas/scan';
 import { Alert, Button, DatePicker, Descriptions, Input, Modal, Space, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -133,7 +134,7 @@ export function ApproveForm({
       )}
       <Descriptions size="small" column={2} bordered>
         <Descriptions.Item label="抬头类型">
-          {request.title_type === 2 ? '企业' : '个人/事业单位'}
+          {BUYER_TYPE_LABELS[request.title_type === 2 ? 2 : 1]}
         </Descriptions.Item>
         <Descriptions.Item label="状态">
           <RequestStatusTag status={request.status} />

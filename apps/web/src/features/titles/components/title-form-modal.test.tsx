@@ -73,7 +73,7 @@ describe('TitleFormModal', { timeout: 60_000 }, () => {
 
   it('refuses a one-character personal name as the server does (the shared schema’s rule)', async () => {
     renderModal();
-    await userEvent.click(await screen.findByText('个人/事业单位'));
+    await userEvent.click(await screen.findByText('个人/非企业单位'));
     await userEvent.click(await screen.findByLabelText('名称'));
     await userEvent.paste('张');
     await userEvent.click(screen.getByRole('button', { name: '保存' }));
@@ -83,7 +83,7 @@ describe('TitleFormModal', { timeout: 60_000 }, () => {
 
   it('lets a personal title go without a tax code and sends the trimmed body', async () => {
     const { onSaved } = renderModal();
-    await userEvent.click(await screen.findByText('个人/事业单位'));
+    await userEvent.click(await screen.findByText('个人/非企业单位'));
     await userEvent.click(await screen.findByLabelText('名称'));
     await userEvent.paste(' 张三 ');
     await userEvent.click(screen.getByLabelText('邮箱'));

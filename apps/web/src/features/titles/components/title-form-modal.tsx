@@ -1,4 +1,5 @@
 import { ModalForm, ProFormRadio, ProFormText } from '@ant-design/pro-components';
+import { BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
 import { type TitleBody, type TitleItem, titleBodySchema } from '@kaipiao/shared/schemas/titles';
 import { Form } from 'antd';
 import { useEffect } from 'react';
@@ -96,10 +97,7 @@ export function TitleFormModal({ open, onOpenChange, editing, onSaved }: Props) 
         required
         rules={rule('title_type')}
         radioType="button"
-        options={[
-          { label: '企业', value: 2 },
-          { label: '个人/事业单位', value: 1 },
-        ]}
+        options={[...BUYER_TYPE_OPTIONS]}
         colProps={{ span: 24 }}
       />
       <ProFormText

@@ -1,12 +1,14 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
 import type { TitleItem } from '@kaipiao/shared/schemas/titles';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { Button, Popconfirm, Segmented, Space, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
+import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
 import { downloadFile } from '../../../lib/file-transfer.ts';
 import { deleteTitles, listTitles, TITLE_PATHS } from '../api/titles.ts';
 import { TitleFormModal } from './title-form-modal.tsx';
@@ -49,7 +51,7 @@ export function TitlesPage() {
         <Space size={4}>
           <Typography.Text strong>{r.name}</Typography.Text>
           <Tag color={r.title_type === 2 ? 'blue' : 'default'} bordered={false}>
-            {r.title_type === 2 ? '企业' : '个人/事业单位'}
+            {BUYER_TYPE_LABELS[r.title_type === 2 ? 2 : 1]}
           </Tag>
         </Space>
       ),
@@ -118,11 +120,7 @@ export function TitlesPage() {
           <Segmented<TypeFilter>
             value={typeFilter}
             onChange={setTypeFilter}
-            options={[
-              { label: '全部', value: 'all' },
-              { label: '企业', value: 2 },
-              { label: '个人/事业单位', value: 1 },
-            ]}
+            options={[{ label: '全部', value: 'all' }, ...BUYER_TYPE_OPTIONS]}
           />
         }
         params={{ typeFilter }}
@@ -137,7 +135,11 @@ export function TitlesPage() {
           pageSizeOptions: PAGE_SIZES.map(String),
           showSizeChanger: true,
         }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys as number[]),
+          getCheckboxProps: (r) => rowCheckbox(`选择${r.name}`),
+        }}
         tableAlertOptionRender={() => (
           <Popconfirm
             title={`确定删除选中的${selected.length}个抬头吗？`}
