@@ -421,7 +421,7 @@ function buildDrafts(ctx: Ctx, kind: 'software' | 'hotel', now: Date): Draft[] {
         phone: '',
       };
     }
-    // a few old-kind 电子普票 on the disc bound to this store, the rest 数电
+    // a few old-kind 增值税电子普通发票 (026) on the disc bound to this store, the rest 数电
     let device = digital;
     let invoiceType = buyer.titleType === 2 && r() < (kind === 'software' ? 0.3 : 0.12) ? '81' : '82';
     if (oldKind && oldKindLeft > 0 && oldKind.storeIds.includes(storeId) && r() < 0.06) {

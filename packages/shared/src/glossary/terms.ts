@@ -26,4 +26,8 @@ export const RETIRED_WORDINGS: readonly { pattern: RegExp; use: string }[] = [
   { pattern: /个人\/政府事业单位|个人\/事业单位/, use: BUYER_TYPE_LABELS[1] },
   { pattern: /(?<!非)企业单位/, use: BUYER_TYPE_LABELS[2] },
   { pattern: / s后重试|秒后重试/, use: 'retryIn(seconds): “Ns后重试”' },
+  {
+    pattern: /数电普票|数电专票|电子普票|电子专票|纸质普票|纸质专票|卷式普票/,
+    use: 'the kind’s name in INVOICE_TYPES (e.g. 电子发票（普通发票）)',
+  },
 ];

@@ -21,8 +21,9 @@ export function qrCrc16(text: string): number {
 export const qrCrcHex = (text: string): string => qrCrc16(text).toString(16).toUpperCase().padStart(4, '0');
 
 /**
- * 票面二维码 "发票类型" (domain.md §1.1): 31 数电专票, 32 数电普票, 33 机动车, 34 二手车; old kinds use the
- * verification-platform codes 01 专票, 04 普票, 08 电子专票, 10 电子普票, 11 卷票, 14 通行费.
+ * 票面二维码 "发票类型" (domain.md §1.1): 31 电子发票（增值税专用发票）, 32 电子发票（普通发票）, 33 机动车,
+ * 34 二手车; old kinds use the verification-platform codes 01 专票, 04 普票, 08 增值税电子专用发票,
+ * 10 增值税电子普通发票, 11 卷票, 14 通行费.
  */
 export type QrTypeCode = '01' | '04' | '08' | '10' | '11' | '14' | '31' | '32' | '33' | '34';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { text } from '../validation/text.ts';
 import { PG_INT_MAX } from './common.ts';
+import { INVOICE_TYPES } from './invoice.ts';
 
 /**
  * Batch issuing (spec §2 /invoice/batch, domain.md §9 item 5): an Excel file of invoices keyed by
@@ -207,14 +208,22 @@ export const batchUploadQuerySchema = z.object({
     .transform((v) => v === '1' || v === 'true'),
 });
 
-/** Short names of the invoice kinds as the template's 发票种类 list offers them. */
-export const BATCH_KIND_LABELS: Record<string, string> = {
-  '82': '数电普票',
-  '81': '数电专票',
-  '026': '电子普票',
-  '028': '电子专票',
-  '007': '纸质普票',
-  '004': '纸质专票',
-  '025': '卷式普票',
-  '032': '区块链发票',
+/**
+ * The invoice kinds as the template's 发票种类 list offers them and the batch pages and files name
+ * them: the console's names (INVOICE_TYPES, the glossary's one wording per kind).
+ */
+export const BATCH_KIND_LABELS: Record<string, string> = Object.fromEntries(
+  (['82', '81', '026', '028', '007', '004', '025', '032'] as const).map((k) => [k, INVOICE_TYPES[k]]),
+);
+
+/** The short names earlier templates listed: still read from uploaded files, never shown. */
+export const BATCH_KIND_ALIASES: Record<string, string> = {
+  数电普票: '82', // glossary-allow
+  数电专票: '81', // glossary-allow
+  电子普票: '026', // glossary-allow
+  电子专票: '028', // glossary-allow
+  纸质普票: '007', // glossary-allow
+  纸质专票: '004', // glossary-allow
+  卷式普票: '025', // glossary-allow
+  区块链发票: '032',
 };

@@ -1099,7 +1099,7 @@ describe('buildBatch: problems of 发票信息 rows', () => {
       [invoice({ kind: '数电专票' })],
       [item()],
       { deviceInvoiceTypes: ['82'] },
-      [invIssue(2, '发票种类', '所选开票设备不能开具数电专票')],
+      [invIssue(2, '发票种类', '所选开票设备不能开具电子发票（增值税专用发票）')],
     ],
     [
       'a page default the device cannot issue, named by its code when it has no label',
@@ -1196,7 +1196,7 @@ describe('buildBatch: problems of 发票信息 rows', () => {
       [item()],
       { deviceInvoiceTypes: ['82'] },
       [
-        invIssue(2, '发票种类', '所选开票设备不能开具数电专票'),
+        invIssue(2, '发票种类', '所选开票设备不能开具电子发票（增值税专用发票）'),
         invIssue(2, '购买方邮箱', '请输入正确的邮箱地址'),
       ],
     ],

@@ -1,4 +1,5 @@
 import {
+  BATCH_KIND_ALIASES,
   BATCH_KIND_LABELS,
   BATCH_SHEETS,
   type BatchIssue,
@@ -56,12 +57,13 @@ for (const [code, label] of Object.entries(BATCH_KIND_LABELS)) {
   KIND_BY_TEXT.set(label, code);
   KIND_BY_TEXT.set(INVOICE_TYPES[code as keyof typeof INVOICE_TYPES], code);
 }
+for (const [alias, code] of Object.entries(BATCH_KIND_ALIASES)) KIND_BY_TEXT.set(alias, code);
 
 export function parseKind(text: string): string | null {
   const t = text.replace(/\s/g, '');
   const direct = KIND_BY_TEXT.get(t);
   if (direct) return direct;
-  // "数电普票(82)" / "82-数电普票"
+  // "电子发票（普通发票）(82)" / "82-电子发票（普通发票）"
   const code = /(?:^|\(|（)(\d{2,3})(?:\)|）|-|$)/.exec(t)?.[1];
   return code && code in BATCH_KIND_LABELS ? code : null;
 }

@@ -862,7 +862,7 @@ describe('batch states and refusals', () => {
           where device_id = ${disc} and invoice_type in ('004', '007')`);
         await refusedStart(id, {
           code: BATCH_CODE.QUOTA_INSUFFICIENT,
-          message: `${QUOTA_MSG}（纸质专票需 1 张，剩余 0 张；纸质普票需 2 张，剩余 0 张）`,
+          message: `${QUOTA_MSG}（增值税专用发票需 1 张，剩余 0 张；增值税普通发票需 2 张，剩余 0 张）`,
         });
         await f.dev('stock', { device_id: disc, invoice_type: '007', count: 1 });
         // 纸质专票 exactly enough (1 of 1) is not named among the kinds short of stock
@@ -872,8 +872,8 @@ describe('batch states and refusals', () => {
           status: 'ready',
           device: { device_id: disc, kind_name: '金税盘', per_invoice_limit: '999999.99', online: true },
           by_type: [
-            { invoice_type: '004', name: '纸质专票', count: 1, line_limit: 8 },
-            { invoice_type: '007', name: '纸质普票', count: 2, line_limit: 8 },
+            { invoice_type: '004', name: '增值税专用发票', count: 1, line_limit: 8 },
+            { invoice_type: '007', name: '增值税普通发票', count: 2, line_limit: 8 },
           ],
         });
         expect(dr.quota).toEqual({
@@ -888,7 +888,7 @@ describe('batch states and refusals', () => {
         });
         await refusedStart(id, {
           code: BATCH_CODE.QUOTA_INSUFFICIENT,
-          message: `${QUOTA_MSG}（纸质普票需 2 张，剩余 1 张）`,
+          message: `${QUOTA_MSG}（增值税普通发票需 2 张，剩余 1 张）`,
         });
         // exactly enough
         await f.dev('stock', { device_id: disc, invoice_type: '007', count: 1 });

@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS, RETIRED_WORDINGS, retryIn } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
-import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS, RETIRED_WORDINGS, retryIn } from './terms.ts';
 
 /**
- * Issue 24 item 4: one wording per term. Walks the product's source — the console and the buyer's H5
+ * Issue 24 item 4: one wording per term (packages/shared/src/glossary/terms.ts). Walks the product's source — the console and the buyer's H5
  * pages (apps/web/src), the server with its Excel templates, PDFs and messages (apps/server/src) and
  * the shared rules (packages/shared/src) — and fails on any retired wording outside a line marked
  * `glossary-allow` (parsers that still read old uploads). Tests are not product text and are skipped.
  */
 
-const ROOT = path.resolve(import.meta.dirname, '../../../..');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 const DIRS = ['apps/web/src', 'apps/server/src', 'packages/shared/src'];
 const SELF = path.join('packages/shared/src/glossary/terms.ts');
 
@@ -48,10 +48,23 @@ describe('glossary', () => {
 
   it('catches each retired wording, and not the glossary’s own', () => {
     const retired = (s: string) => RETIRED_WORDINGS.some((w) => w.pattern.test(s));
-    for (const old of ['个人/政府事业单位', '个人/事业单位', '企业单位', '119 s后重试', '59秒后重试']) {
+    for (const old of [
+      '个人/政府事业单位',
+      '个人/事业单位',
+      '企业单位',
+      '119 s后重试',
+      '59秒后重试',
+      '数电普票',
+      '纸质专票',
+    ]) {
       expect(retired(old), old).toBe(true);
     }
-    for (const now of [...Object.values(BUYER_TYPE_LABELS), retryIn(59), '非企业单位']) {
+    for (const now of [
+      ...Object.values(BUYER_TYPE_LABELS),
+      retryIn(59),
+      '非企业单位',
+      '电子发票（普通发票）',
+    ]) {
       expect(retired(now), now).toBe(false);
     }
   });
