@@ -99,6 +99,12 @@ test.describe('red-letter invoices (/red-info/sheet, /red-info/modify)', () => {
     await expect(page.getByText('¥-300.00')).toBeVisible();
     await screenshot(page, 'red-modify');
     await page.getByRole('button', { name: '提交' }).click();
+    // what will be submitted, confirmed before anything is sent
+    const confirm = page.getByRole('dialog', { name: '确认提交红字确认单' });
+    await expect(confirm.getByText('销售折让')).toBeVisible();
+    await expect(confirm.getByText('部分红冲')).toBeVisible();
+    await expect(confirm.getByText('¥-300.00')).toBeVisible();
+    await confirm.getByRole('button', { name: '确认红冲' }).click();
 
     // the form, waiting for the buyer (02) with its 72 hours
     await expect(page).toHaveURL(/\/red-info\/sheet\?form_id=\d+$/);
@@ -108,6 +114,8 @@ test.describe('red-letter invoices (/red-info/sheet, /red-info/modify)', () => {
     await expect(formDrawer.getByText(/剩余 7[12]小时/)).toBeVisible();
     await expect(formDrawer.getByText('¥-300.00').first()).toBeVisible();
     await expect(formDrawer.getByRole('button', { name: '撤销' })).toBeVisible();
+    // only what happened: no refusal of the blue invoice shown beside the success
+    await expect(page.getByText(/没有可红冲的余额/)).toHaveCount(0);
     // the submit toast gone, so the drawer's title shows
     await expect(page.getByText('红字确认单已提交：销方录入待购方确认')).toBeHidden({ timeout: 10_000 });
     await screenshot(page, 'red-form');

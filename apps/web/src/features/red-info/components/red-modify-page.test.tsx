@@ -1,6 +1,6 @@
 import type { RedBlueInfo, RedForm } from '@kaipiao/shared/schemas/red-info';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
@@ -138,13 +138,27 @@ describe('RedModifyPage', { timeout: 120_000 }, () => {
     // service-only: no 销货退回; partly reddened: no 开票有误
     expect((screen.getByRole('radio', { name: '销货退回' }) as HTMLInputElement).disabled).toBe(true);
     expect((screen.getByRole('radio', { name: '开票有误' }) as HTMLInputElement).disabled).toBe(true);
+    // 提交 says why it cannot be pressed yet
+    const submitButton = () => screen.getByRole('button', { name: /提\s*交/ }) as HTMLButtonElement;
+    expect(submitButton().disabled).toBe(true);
+    expect(screen.getByText('请先选择红冲原因')).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: '销售折让' }));
     fireEvent.click(screen.getByRole('radio', { name: '部分红冲' }));
+    expect(await screen.findByText('请填写要红冲的数量或金额')).toBeTruthy();
+    expect(submitButton().disabled).toBe(true);
     const amount = await screen.findByLabelText('第1行红冲金额');
     expect(screen.queryByLabelText('第1行红冲数量')).toBeNull();
     fireEvent.change(amount, { target: { value: '100' } });
     expect(await screen.findByText('¥-100.00')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: /提\s*交/ }));
+    expect(screen.queryByText('请填写要红冲的数量或金额')).toBeNull();
+    // 提交 shows what will be issued first; nothing is sent until it is confirmed
+    fireEvent.click(submitButton());
+    const dialog = await screen.findByRole('dialog', { name: '确认提交红字确认单' });
+    expect(within(dialog).getByText('销售折让')).toBeTruthy();
+    expect(within(dialog).getByText('部分红冲')).toBeTruthy();
+    expect(within(dialog).getByText('¥-100.00')).toBeTruthy();
+    expect(apiCalls('/v3/red-info/apply')).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: /确认红冲/ }));
     await waitFor(() => expect(screen.getByText('红字信息表页面')).toBeTruthy());
     const [apply] = apiCalls('/v3/red-info/apply');
     expect(apply?.body).toEqual({

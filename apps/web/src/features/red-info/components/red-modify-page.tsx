@@ -17,6 +17,7 @@ import {
   Empty,
   Input,
   InputNumber,
+  Modal,
   Radio,
   Result,
   Skeleton,
@@ -108,6 +109,7 @@ export function RedModifyPage() {
   const [entries, setEntries] = useState<Record<number, Entry>>({});
   const [remark, setRemark] = useState('');
   const [submitting, setSubmitting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   const info = q.data;
   const rule = reason ? REASON_RULES[reason] : null;
@@ -227,12 +229,20 @@ export function RedModifyPage() {
     setSubmitting(true);
     try {
       const form = await applyRed({ invoice_id: info.blue.invoice_id, reason, full: isFull, lines, remark });
+      setConfirming(false);
       toastSuccess(
         form.red_invoice?.status === 'issued'
           ? `红字发票已开具：${form.red_invoice.invoice_no}`
           : `${form.kind_name}已提交：${form.state_name}`,
       );
-      void client.invalidateQueries({ queryKey: scopedKey('red-info') });
+      // this page's blue invoice may have nothing left to redden now: mark it stale without asking
+      // again while the page is still shown (that refetch answered "已全额红冲" beside the success)
+      const blueKey = blueInfoQuery(info.blue.invoice_id).queryKey;
+      void client.invalidateQueries({ queryKey: blueKey, refetchType: 'none' });
+      void client.invalidateQueries({
+        queryKey: scopedKey('red-info'),
+        predicate: (query) => JSON.stringify(query.queryKey) !== JSON.stringify(blueKey),
+      });
       void client.invalidateQueries({ queryKey: scopedKey('invoice-detail') });
       navigate(`/red-info/sheet?form_id=${form.form_id}`);
     } catch {
@@ -241,6 +251,15 @@ export function RedModifyPage() {
       setSubmitting(false);
     }
   }
+
+  // why 提交 cannot be pressed yet, said beside it
+  const blocked = !reason
+    ? '请先选择红冲原因'
+    : info.pending_form_id !== null
+      ? '该发票有待确认的红字确认单，不能再次提交'
+      : !isFull && redTotal <= 0
+        ? '请填写要红冲的数量或金额'
+        : null;
 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
@@ -351,13 +370,56 @@ export function RedModifyPage() {
             <Button
               type="primary"
               loading={submitting}
-              disabled={!reason || info.pending_form_id !== null || (!isFull && redTotal <= 0)}
-              onClick={submit}
+              disabled={blocked !== null}
+              aria-describedby={blocked ? 'red-submit-blocked' : undefined}
+              onClick={() => setConfirming(true)}
             >
               提交
             </Button>
             <Button onClick={() => navigate('/red-info/sheet')}>返回列表</Button>
+            {blocked && (
+              <Typography.Text id="red-submit-blocked" type="secondary">
+                {blocked}
+              </Typography.Text>
+            )}
           </Space>
+          <Modal
+            open={confirming}
+            title={`确认提交${info.kind_name}`}
+            okText={info.kind === 'info_sheet' ? '确认提交' : '确认红冲'}
+            cancelText="返回修改"
+            confirmLoading={submitting}
+            onOk={submit}
+            onCancel={() => setConfirming(false)}
+            destroyOnHidden
+          >
+            <Descriptions
+              size="small"
+              column={1}
+              bordered
+              items={[
+                {
+                  key: 'blue',
+                  label: '蓝字发票',
+                  children: `${b.invoice_type_name} ${b.invoice_code ? `${b.invoice_code} ` : ''}${b.invoice_no}`,
+                },
+                { key: 'buyer', label: '购买方', children: b.buyer_name },
+                { key: 'reason', label: '红冲原因', children: reason ? RED_REASONS[reason] : '—' },
+                { key: 'way', label: '红冲方式', children: isFull ? '全额红冲' : '部分红冲' },
+                {
+                  key: 'total',
+                  label: '本次红冲价税合计',
+                  children: (
+                    <Typography.Text type="danger" strong>
+                      ¥{money(-redTotal)}
+                    </Typography.Text>
+                  ),
+                },
+                ...(remark.trim() ? [{ key: 'remark', label: '备注', children: remark.trim() }] : []),
+              ]}
+            />
+            <Alert style={{ marginTop: 12 }} type="info" showIcon message={kindHint(info)} />
+          </Modal>
         </Space>
       </Card>
     </Space>
