@@ -88,15 +88,9 @@ export interface InDatabaseChannel extends TaxChannel {
    * devices' are issued regardless. Answers what was issued, by
    * `atOnceKey` (the caller takes the two-step path for the rest, which names the refusal or finds
    * another request's invoice); null when the statement was undone (a concurrent request with one
-   * of the serials), and throws when it failed. Older kinds: one invoice per batch. `committed` is
-   * called once the statement has committed, before the WAL flush the answer waits for (the
-   * caller may start its next statement then).
+   * of the serials), and throws when it failed. Older kinds: one invoice per batch.
    */
-  issueAtOnce(
-    batch: ChannelBatchRequest,
-    sql: IssuedSql,
-    committed?: () => void,
-  ): Promise<Map<string, AtOnceIssued> | null>;
+  issueAtOnce(batch: ChannelBatchRequest, sql: IssuedSql): Promise<Map<string, AtOnceIssued> | null>;
 }
 
 export const isInDatabase = (c: TaxChannel): c is InDatabaseChannel =>

@@ -213,10 +213,9 @@ export class SandboxTaxChannel implements InDatabaseChannel {
   async issueAtOnce(
     batch: ChannelBatchRequest,
     caller: IssuedSql,
-    committed?: () => void,
   ): Promise<Map<string, AtOnceIssued> | null> {
     try {
-      return await this.issueInOneStatement(batch, caller, true, committed);
+      return await this.issueInOneStatement(batch, caller, true);
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return null;
       throw err;
@@ -232,14 +231,12 @@ export class SandboxTaxChannel implements InDatabaseChannel {
    * invoices. A device that refuses issues none of its invoices and leaves the others' alone. The
    * per-device locks last for this statement only, and its commit does not wait for the WAL flush
    * (see IssuedSql). `plainOnly`: a device with a sandbox control row (a fault, even a used-up one,
-   * or a latency) issues nothing. `committed` hears that the statement committed, before the flush.
-   * Answers what was issued, by `atOnceKey`.
+   * or a latency) issues nothing. Answers what was issued, by `atOnceKey`.
    */
   private async issueInOneStatement(
     batch: ChannelBatchRequest,
     caller: IssuedSql,
     plainOnly: boolean,
-    committed?: () => void,
   ): Promise<Map<string, AtOnceIssued>> {
     const issuedAt = new Date();
     const { year } = beijingParts(issuedAt);
@@ -369,7 +366,6 @@ export class SandboxTaxChannel implements InDatabaseChannel {
         recorded.id as recorded_id
       from issued left join recorded on recorded.client_id = issued.client_id and recorded.serial_no = issued.serial_no`,
     );
-    committed?.();
     const out = new Map<string, AtOnceIssued>();
     if (res.rows.length === 0) return out;
     // durability before anyone hears of the invoices (the statement committed without waiting for

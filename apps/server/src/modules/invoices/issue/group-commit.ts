@@ -15,8 +15,9 @@ const MAX_BATCH = 64;
  * keep their order and two lanes never wait for each other's device locks (two statements locking
  * the same devices in different orders could deadlock). One lane measured best on the two-core
  * bench machine (bench/issue-api.ts, 200 businesses, issue 11): 2 or 4 lanes made smaller
- * batches and cost more CPU per invoice (node + PostgreSQL at 64 connections: ~490 µs with one
- * lane, ~650 with two, 800–1000 with four). A larger server may want more.
+ * batches and cost more CPU per invoice (node + PostgreSQL at 64 connections, measured while the
+ * next statement started at the previous one's commit: ~490 µs with one lane, ~650 with two,
+ * 800–1000 with four). A larger server may want more.
  */
 export const LANES = 1;
 type Waiter = {
@@ -24,13 +25,13 @@ type Waiter = {
   resolve: (r: AtOnceIssued | null) => void;
 };
 /**
- * One statement executing per lane: the next batch forms while it runs, and starts as soon as it
- * has committed — its invoices then wait for the WAL flush outside the lane. (Holding the lane
- * until the flush was measured faster for one device in 2026-11, but the flush was then a no-op —
- * lib/wal-flush.ts; with a real flush of 3–7 ms under load, the lane idled through it.) Statements
- * of a lane never run at once, so they never wait for each other's locks; a device's numbers stay
- * gapless across them, since a crash that loses one commit loses every later one too (the WAL is
- * flushed in order) and no invoice is answered before its flush.
+ * One statement in flight per lane, held until its WAL flush: the next batch forms while it runs
+ * and waits for its flush. Statements of a lane never run at once, so they never wait for each
+ * other's locks. (Letting the next statement start once the one before had committed, while that
+ * one waited for its flush — fully or one flush deep — made smaller batches and cost more CPU per
+ * invoice for one device and for 200 businesses alike, measured again in issue 11 with the real
+ * flush: e.g. 200 businesses at 64 connections ~420 µs node + PostgreSQL per invoice held,
+ * ~470 not.)
  */
 type Lane = { waiting: Waiter[]; busy: boolean };
 
@@ -67,32 +68,15 @@ export function issueAtOnce(app: FastifyInstance, invoice: NewInvoice): Promise<
 
 const keyOf = (n: NewInvoice) => atOnceKey(n.clientId, n.serialNo);
 
-/**
- * Runs the lane's statements one after another until nobody waits: the next starts when the one
- * before has committed (while that one waits for its WAL flush) or has given up.
- */
+/** Runs the lane's batches one after another until nobody waits. */
 async function drain(app: FastifyInstance, channel: InDatabaseChannel, lane: Lane): Promise<void> {
   lane.busy = true;
-  while (lane.waiting.length > 0) {
-    const taken = lane.waiting.splice(0, MAX_BATCH);
-    await new Promise<void>((next) => {
-      run(app, channel, taken, next)
-        // Stryker disable next-line all: run settles every waiter itself (attempt catches the channel's errors)
-        .catch((err) => app.log.error({ err }, 'group-commit lane failed'))
-        .finally(next);
-    });
-  }
+  while (lane.waiting.length > 0) await run(app, channel, lane.waiting.splice(0, MAX_BATCH));
   // Stryker disable next-line BooleanLiteral: a lane left busy would never drain again
   lane.busy = false;
 }
 
-/** `committed`: the lane may go on (the statement committed; its invoices wait for the flush). */
-async function run(
-  app: FastifyInstance,
-  channel: InDatabaseChannel,
-  taken: Waiter[],
-  committed: () => void,
-): Promise<void> {
+async function run(app: FastifyInstance, channel: InDatabaseChannel, taken: Waiter[]): Promise<void> {
   // the same serial twice (a double click) goes alone to the two-step path, which answers it
   // with the first one's invoice; in the batch it would undo everybody's statement
   const seen = new Set<string>();
@@ -111,7 +95,7 @@ async function run(
     if (mine) mine.push(w);
     else byDevice.set(w.invoice.deviceId, [w]);
   }
-  const done = await attempt(app, channel, batch, byDevice.size > 1, committed);
+  const done = await attempt(app, channel, batch, byDevice.size > 1);
   if (done) return;
   // the shared statement was undone (a failure, or a concurrent request with one of its serials):
   // each device tries again in a statement of its own, so that what broke belongs to its device
@@ -129,14 +113,12 @@ async function attempt(
   channel: InDatabaseChannel,
   batch: Waiter[],
   retry: boolean,
-  committed?: () => void,
 ): Promise<boolean> {
   let issued: Map<string, AtOnceIssued> | null;
   try {
     issued = await issueBatch(
       channel,
       batch.map((w) => w.invoice),
-      committed,
     );
   } catch (err) {
     // each invoice goes the two-step way on its own, where an error belongs to the one request
@@ -161,7 +143,6 @@ async function attempt(
 function issueBatch(
   channel: InDatabaseChannel,
   invoices: NewInvoice[],
-  committed?: () => void,
 ): Promise<Map<string, AtOnceIssued> | null> {
   return channel.issueAtOnce(
     {
@@ -174,6 +155,5 @@ function issueBatch(
       })),
     },
     issueAtOnceSql(invoices),
-    committed,
   );
 }
