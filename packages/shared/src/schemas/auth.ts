@@ -59,11 +59,24 @@ export const sendSmsBodySchema = z.object({
   unique_code: text().min(1).max(64),
 });
 
+/**
+ * The phone-verification dialog's code request (issue 24 item 2): the ticket of account-login's 11007
+ * answer stands for the password and the picture code already given, so neither is asked again, and
+ * the code goes to the account's bound mobile — never to a number typed in.
+ */
+export const mfaTicketSmsBodySchema = z.object({
+  account: text().trim().min(1).max(64),
+  mfa_ticket: text().min(1).max(256),
+});
+/** `mobile`: the bound mobile, masked (138****0001) */
+export const mfaTicketSmsResponseSchema = z.object({ number: z.number(), mobile: z.string() });
+
 export const mfaLoginBodySchema = z.object({
   account: text().trim().min(1).max(64),
   /** from account-login's 11007 answer: the password and picture code were accepted (no password here) */
   mfa_ticket: text().min(1).max(256),
-  mobile: mobileSchema,
+  /** the bound mobile (spec §7); optional: the ticket names the account, whose own mobile is used */
+  mobile: mobileSchema.optional(),
   sms_code: smsCodeSchema,
   secure_id: text().max(128).optional(),
 });

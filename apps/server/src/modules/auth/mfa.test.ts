@@ -41,7 +41,10 @@ describe('POST /v3/multi-factor/login', () => {
     expect(res.json).toEqual({
       code: AUTH_CODE.MFA_REQUIRED,
       message: '为了您的账号安全，请先完成手机验证',
-      data: { mfa_ticket: expect.stringMatching(/^\d+\.\d+\.[\w-]+\.[\w-]+$/) },
+      data: {
+        mfa_ticket: expect.stringMatching(/^\d+\.\d+\.[\w-]+\.[\w-]+$/),
+        mobile: `${DEMO.admin.mobile.slice(0, 3)}****${DEMO.admin.mobile.slice(7)}`,
+      },
     });
   });
 
@@ -119,5 +122,63 @@ describe('POST /v3/multi-factor/login', () => {
       secure_id: `${secure_id}x`,
     });
     expect(other.json.code).toBe(AUTH_CODE.MFA_REQUIRED);
+  });
+});
+
+describe('POST /v3/multi-factor/ticket-sms (issue 24 item 2)', () => {
+  // its own database: the admin's mobile has had codes above, within the per-mobile minute
+  let u: Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    u = await buildTestApp();
+  });
+  const ticket = async () => {
+    const res = await accountLogin(u.app, DEMO.admin.account);
+    expect(res.json.code).toBe(AUTH_CODE.MFA_REQUIRED);
+    return res.json.data.mfa_ticket as string;
+  };
+  const ticketSms = (body: Record<string, unknown>) =>
+    call(u.app, 'POST', '/v3/multi-factor/ticket-sms', { body });
+  const mfaLogin = (body: Record<string, unknown>) => call(u.app, 'POST', '/v3/multi-factor/login', { body });
+  const masked = `${DEMO.admin.mobile.slice(0, 3)}****${DEMO.admin.mobile.slice(7)}`;
+
+  it('sends the code to the bound mobile with no picture code and no number, and the login takes it without a mobile', async () => {
+    const mfa_ticket = await ticket();
+    const sent = await ticketSms({ account: DEMO.admin.account, mfa_ticket });
+    expect(sent.json).toEqual({ code: 0, message: expect.any(String), data: { number: 60, mobile: masked } });
+    const code = await lastSmsCode(u.app, DEMO.admin.mobile);
+    const res = await mfaLogin({ account: DEMO.admin.account, mfa_ticket, sms_code: code });
+    expect(res.json.code).toBe(0);
+    expect(res.json.data.token).toEqual(expect.any(String));
+  });
+
+  it('refuses a made-up, another account’s or a tampered ticket, and sends nothing', async () => {
+    const mfa_ticket = await ticket();
+    for (const body of [
+      { account: DEMO.admin.account, mfa_ticket: '1.2.3.4' },
+      { account: DEMO.clerk.account, mfa_ticket },
+      { account: DEMO.admin.account, mfa_ticket: `${mfa_ticket.slice(0, -2)}xx` },
+    ]) {
+      expect((await ticketSms(body)).json.code).toBe(AUTH_CODE.MFA_TICKET_INVALID);
+    }
+  });
+
+  it('keeps the login-code limit: a second request within the minute is refused', async () => {
+    const mfa_ticket = await ticket();
+    const first = await ticketSms({ account: DEMO.admin.account, mfa_ticket });
+    const second = await ticketSms({ account: DEMO.admin.account, mfa_ticket });
+    expect([first.json.code, second.json.code].filter((c) => c === 0).length).toBeLessThanOrEqual(1);
+    expect(second.json.code).not.toBe(0);
+  });
+
+  it('a mobile given with the login must still be the bound one', async () => {
+    const mfa_ticket = await ticket();
+    const code = await lastSmsCode(u.app, DEMO.admin.mobile);
+    const res = await mfaLogin({
+      account: DEMO.admin.account,
+      mfa_ticket,
+      mobile: '13900000099',
+      sms_code: code,
+    });
+    expect(res.json.code).toBe(AUTH_CODE.MOBILE_MISMATCH);
   });
 });

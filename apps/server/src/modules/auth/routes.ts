@@ -5,6 +5,8 @@ import {
   mfaCheckBodySchema,
   mfaCheckResponseSchema,
   mfaLoginBodySchema,
+  mfaTicketSmsBodySchema,
+  mfaTicketSmsResponseSchema,
   pictureCodeResponseSchema,
   publicKeyResponseSchema,
   regSmsBodySchema,
@@ -73,6 +75,21 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         MSG.SMS_SENT,
       );
     },
+  );
+
+  // the phone-verification dialog's code: to the bound mobile of the ticket's account (no picture
+  // code again, no number typed — issue 24 item 2); same limits as every login code
+  app.post(
+    '/v3/multi-factor/ticket-sms',
+    {
+      config: PUBLIC,
+      schema: { body: mfaTicketSmsBodySchema, response: reply200(mfaTicketSmsResponseSchema) },
+    },
+    async (req) =>
+      ok(
+        await service.mfaTicketSms(app.db, app.env.dataDir, app.providers.sms, req.body, req.ip, app.clock),
+        MSG.SMS_SENT,
+      ),
   );
 
   app.post(

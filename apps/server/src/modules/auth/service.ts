@@ -1,6 +1,7 @@
-import { AUTH_CODE, CODE } from '@kaipiao/shared';
+import { AUTH_CODE, CODE, maskPhone } from '@kaipiao/shared';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/app-error.ts';
+import type { Clock } from '../../lib/clock.ts';
 import {
   hashPassword,
   passwordCost,
@@ -10,12 +11,13 @@ import {
   verifyPassword,
 } from '../../lib/crypto.ts';
 import { takeHit } from '../../lib/rate-counter.ts';
+import type { SmsProvider } from '../../providers/sms.ts';
 import { consumeCaptcha } from './captcha.ts';
 import { decryptPassword } from './keys.ts';
 import { issueMfaTicket, readMfaTicket } from './mfa-ticket.ts';
 import * as repo from './repo.ts';
 import { issueSession } from './session-issue.ts';
-import { verifySmsCode } from './sms-codes.ts';
+import { sendSmsCode, verifySmsCode } from './sms-codes.ts';
 
 /**
  * Failed logins one IP may make per window, whatever the accounts (architecture.md §7). Softer than
@@ -106,6 +108,8 @@ export async function accountLogin(db: Db, dataDir: string, input: AccountLoginI
   if (await needsPhoneVerification(db, user, input.secure_id)) {
     throw new AppError(AUTH_CODE.MFA_REQUIRED, undefined, {
       mfa_ticket: await issueMfaTicket(dataDir, user),
+      /** the bound mobile, masked: the dialog shows where the code will go */
+      mobile: maskPhone(user.mobile ?? ''),
     });
   }
   return issueSession(db, user);
@@ -120,18 +124,44 @@ export function mfaCheck() {
   return { need_verify: 0 as const };
 }
 
-export type MfaLoginInput = { account: string; mfa_ticket: string; mobile: string; sms_code: string };
+export type MfaLoginInput = { account: string; mfa_ticket: string; mobile?: string; sms_code: string };
+
+/** The account a valid ticket names, active; else the ticket's or the account's refusal. */
+async function ticketUser(db: Db, dataDir: string, ticket: string, account: string) {
+  const user = await readMfaTicket(db, dataDir, ticket, account);
+  if (!user) throw new AppError(AUTH_CODE.MFA_TICKET_INVALID);
+  if (user.status !== 'active') throw new AppError(AUTH_CODE.ACCOUNT_DISABLED);
+  return user;
+}
+
+/**
+ * The dialog's code request: to the bound mobile of the account the ticket names, under the same
+ * per-mobile and per-IP limits as every login code; answers the mobile masked.
+ */
+export async function mfaTicketSms(
+  db: Db,
+  dataDir: string,
+  sms: SmsProvider,
+  input: { account: string; mfa_ticket: string },
+  ip: string,
+  clock: Clock,
+) {
+  const user = await ticketUser(db, dataDir, input.mfa_ticket, input.account);
+  if (!user.mobile) throw new AppError(AUTH_CODE.MFA_TICKET_INVALID);
+  const sent = await sendSmsCode(db, dataDir, sms, user.mobile, 'login', ip, clock);
+  return { ...sent, mobile: maskPhone(user.mobile) };
+}
 
 /**
  * The phone-verification dialog's submit: the ticket account-login gave after the password and
  * picture code, the account's own mobile and its SMS code. It checks no password (issue 21 N1).
  */
 export async function mfaLogin(db: Db, dataDir: string, input: MfaLoginInput) {
-  const user = await readMfaTicket(db, dataDir, input.mfa_ticket, input.account);
-  if (!user) throw new AppError(AUTH_CODE.MFA_TICKET_INVALID);
-  if (user.status !== 'active') throw new AppError(AUTH_CODE.ACCOUNT_DISABLED);
-  if (user.mobile !== input.mobile) throw new AppError(AUTH_CODE.MOBILE_MISMATCH);
-  await verifySmsCode(db, dataDir, input.mobile, 'login', input.sms_code);
+  const user = await ticketUser(db, dataDir, input.mfa_ticket, input.account);
+  if (!user.mobile || (input.mobile !== undefined && user.mobile !== input.mobile)) {
+    throw new AppError(AUTH_CODE.MOBILE_MISMATCH);
+  }
+  await verifySmsCode(db, dataDir, user.mobile, 'login', input.sms_code);
   const secureId = await trustNewDevice(db, user.id);
   return { ...(await issueSession(db, user)), secure_id: secureId };
 }

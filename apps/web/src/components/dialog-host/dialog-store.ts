@@ -4,7 +4,7 @@ import { create } from 'zustand';
 
 export type PhoneVerifyProps =
   /** mfa_ticket: from account-login's 11007 answer (the password is never sent again) */
-  | { mode: 'login'; account: string; mfa_ticket: string }
+  | { mode: 'login'; account: string; mfa_ticket: string /** the bound mobile, masked */; mobile?: string }
   | { mode: 'secure-id'; mobile?: string; token?: string; ticket?: string; app_id?: string };
 
 export type DialogPropsMap = {

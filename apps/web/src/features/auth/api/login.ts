@@ -19,11 +19,18 @@ export const accountLogin = (body: {
 export const sendLoginSms = (body: { mobile: string; picture_code: string; unique_code: string }) =>
   api.post<SmsWait>('/v3/multi-factor/reg-sms', body);
 
+/**
+ * The two-factor code, to the bound mobile of the account the ticket names: no picture code again, no
+ * number typed (issue 24 item 2). `mobile` in the answer: that mobile, masked.
+ */
+export const sendTicketSms = (body: { account: string; mfa_ticket: string }) =>
+  api.post<SmsWait & { mobile: string }>('/v3/multi-factor/ticket-sms', body);
+
 /** `mfa_ticket`: what account-login answered with 11007 after the password and picture code */
 export const multiFactorLogin = (body: {
   account: string;
   mfa_ticket: string;
-  mobile: string;
+  mobile?: string;
   sms_code: string;
   secure_id?: string;
 }) => api.post<LoginResponse>('/v3/multi-factor/login', body);

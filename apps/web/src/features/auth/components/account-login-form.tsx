@@ -1,6 +1,6 @@
 import { AUTH_CODE } from '@kaipiao/shared/errors/codes';
 import { MSG } from '@kaipiao/shared/validation/messages';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { CaptchaImage } from '../../../components/captcha-image.tsx';
 import { openDialog } from '../../../components/dialog-host/index.ts';
 import { LiteButton } from '../../../components/lite/lite-button.tsx';
@@ -23,6 +23,11 @@ export function AccountLoginForm() {
   const [submitting, setSubmitting] = useState(false);
   const captcha = usePictureCode();
   const completeLogin = useCompleteLogin();
+
+  // the page's one task: the account field has the focus when the form appears (issue 24 item 7)
+  useEffect(() => {
+    document.getElementById('login-account')?.focus();
+  }, []);
 
   const field = (name: keyof LoginValues) => ({
     id: `login-${name}`,
@@ -57,8 +62,8 @@ export function AccountLoginForm() {
       setValues((v) => ({ ...v, picture_code: '' }));
       void captcha.refresh();
       if (isApiError(error, AUTH_CODE.MFA_REQUIRED)) {
-        const { mfa_ticket } = (error.data ?? {}) as { mfa_ticket?: string };
-        openDialog('phone-verify', { mode: 'login', account, mfa_ticket: mfa_ticket ?? '' });
+        const { mfa_ticket, mobile } = (error.data ?? {}) as { mfa_ticket?: string; mobile?: string };
+        openDialog('phone-verify', { mode: 'login', account, mfa_ticket: mfa_ticket ?? '', mobile });
         return;
       }
       if (isApiError(error, AUTH_CODE.BAD_PASSWORD_CIPHER)) forgetPublicKey();

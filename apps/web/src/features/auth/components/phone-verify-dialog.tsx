@@ -7,7 +7,7 @@ import { CaptchaImage } from '../../../components/captcha-image.tsx';
 import type { DialogComponent } from '../../../components/dialog-host/index.ts';
 import { SmsCodeButton } from '../../../components/sms-code-button.tsx';
 import { STORAGE_KEYS } from '../../../lib/storage-keys.ts';
-import { multiFactorLogin, sendLoginSms, verifySecureIdMobile } from '../api/login.ts';
+import { multiFactorLogin, sendLoginSms, sendTicketSms, verifySecureIdMobile } from '../api/login.ts';
 import { useCompleteLogin } from '../hooks/use-complete-login.ts';
 import { usePictureCode } from '../hooks/use-picture-code.ts';
 import { cancelVerificationPath } from '../utils/login-routing.ts';
@@ -21,12 +21,21 @@ type Values = { picture_code: string; mobile: string; sms_code: string };
 const PhoneVerifyDialog: DialogComponent<'phone-verify'> = ({ open, onClose, afterClose, ...request }) => {
   const [form] = Form.useForm<Values>();
   const [submitting, setSubmitting] = useState(false);
-  const captcha = usePictureCode(open);
+  // two-factor login: the ticket stands for the password and picture code already given; the code
+  // goes to the bound mobile, shown masked — nothing to type but the code
+  const byTicket = request.mode === 'login';
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const captcha = usePictureCode(open && !byTicket);
   const completeLogin = useCompleteLogin();
   const navigate = useNavigate();
   const [search] = useSearchParams();
 
   async function sendCode() {
+    if (request.mode === 'login') {
+      const sent = await sendTicketSms({ account: request.account, mfa_ticket: request.mfa_ticket });
+      setSentTo(sent.mobile);
+      return sent.number;
+    }
     const { picture_code, mobile } = await form.validateFields(['picture_code', 'mobile']);
     try {
       const { number } = await sendLoginSms({ mobile, picture_code, unique_code: captcha.uniqueCode });
@@ -49,7 +58,6 @@ const PhoneVerifyDialog: DialogComponent<'phone-verify'> = ({ open, onClose, aft
         const result = await multiFactorLogin({
           account: request.account,
           mfa_ticket: request.mfa_ticket,
-          mobile,
           sms_code,
           secure_id,
         });
@@ -76,7 +84,11 @@ const PhoneVerifyDialog: DialogComponent<'phone-verify'> = ({ open, onClose, aft
   const hint =
     request.mode === 'secure-id' && request.mobile
       ? `为了您的账号安全，请验证绑定的手机号 ${request.mobile}`
-      : '为了您的账号安全，本次登录需要验证手机号';
+      : request.mode === 'login'
+        ? sentTo
+          ? `验证码已发送至 ${sentTo}`
+          : `为了您的账号安全，本次登录需要验证绑定的手机号${request.mobile ? ` ${request.mobile}` : ''}`
+        : '为了您的账号安全，本次登录需要验证手机号';
 
   return (
     <Modal
@@ -92,32 +104,42 @@ const PhoneVerifyDialog: DialogComponent<'phone-verify'> = ({ open, onClose, aft
       afterClose={afterClose}
       destroyOnHidden
     >
-      <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary" role="status">
+        {hint}
+      </Typography.Paragraph>
       <Form form={form} layout="vertical" requiredMark={false} autoComplete="off">
-        <Form.Item label="图形验证码" required>
-          <div style={{ display: 'flex', gap: 8 }}>
-            <Form.Item
-              name="picture_code"
-              noStyle
-              rules={[{ required: true, pattern: PATTERNS.pictureCode, message: MSG.PICTURE_CODE }]}
-            >
-              <Input placeholder="验证码" aria-label="验证码" maxLength={4} />
+        {byTicket ? (
+          <Form.Item label="手机号">
+            <Typography.Text>{request.mobile || '账号绑定的手机号'}</Typography.Text>
+          </Form.Item>
+        ) : (
+          <>
+            <Form.Item label="图形验证码" required>
+              <div style={{ display: 'flex', gap: 8 }}>
+                <Form.Item
+                  name="picture_code"
+                  noStyle
+                  rules={[{ required: true, pattern: PATTERNS.pictureCode, message: MSG.PICTURE_CODE }]}
+                >
+                  <Input placeholder="验证码" aria-label="验证码" maxLength={4} />
+                </Form.Item>
+                <CaptchaImage
+                  compact
+                  picture={captcha.picture}
+                  loading={captcha.loading}
+                  onRefresh={captcha.refresh}
+                />
+              </div>
             </Form.Item>
-            <CaptchaImage
-              compact
-              picture={captcha.picture}
-              loading={captcha.loading}
-              onRefresh={captcha.refresh}
-            />
-          </div>
-        </Form.Item>
-        <Form.Item
-          label="手机号"
-          name="mobile"
-          rules={[{ required: true, pattern: PATTERNS.mobile, message: MSG.MOBILE_REQUIRED }]}
-        >
-          <Input placeholder="手机号" maxLength={11} inputMode="numeric" />
-        </Form.Item>
+            <Form.Item
+              label="手机号"
+              name="mobile"
+              rules={[{ required: true, pattern: PATTERNS.mobile, message: MSG.MOBILE_REQUIRED }]}
+            >
+              <Input placeholder="手机号" maxLength={11} inputMode="numeric" />
+            </Form.Item>
+          </>
+        )}
         <Form.Item label="短信验证码" required>
           <div style={{ display: 'flex', gap: 8 }}>
             <Form.Item
