@@ -264,6 +264,20 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     await waitFor(() => expect(label()).toBeNull());
   });
 
+  it('预览 runs the checks 确认开具 runs: a company buyer without a tax code opens no preview, and the field is focused', async () => {
+    seed({
+      lines: [line({ quantity: '1', price: '106' })],
+      buyer: { ...emptyDraft().buyer, title_type: 2, name: '上海某某贸易有限公司', tax_code: '' },
+    });
+    renderForm();
+    await userEvent.click(await screen.findByRole('button', { name: /预\s*览/ }));
+    const item = cell('纳税人识别号').closest('.ant-form-item') as HTMLElement;
+    expect(within(item).getByText('企业抬头请填写纳税人识别号')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: '发票预览' })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(cell('纳税人识别号')));
+    expect(blueBodies()).toHaveLength(0);
+  });
+
   it('shows the server field errors next to their fields', async () => {
     seed({ lines: [line({ quantity: '1', price: '106' })] });
     blue = () =>

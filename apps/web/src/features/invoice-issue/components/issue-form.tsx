@@ -35,9 +35,16 @@ export type IssueFormProps = {
   calls?: IssueCalls;
 };
 
-function scrollToFirstError() {
+/** Brings the first field in error into view and puts the cursor in it (issue 24 item 2). */
+export function scrollToFirstError() {
   requestAnimationFrame(() => {
-    document.querySelector('.ant-form-item-has-error, [role="alert"]')?.scrollIntoView?.({ block: 'center' });
+    const item = document.querySelector<HTMLElement>('.ant-form-item-has-error, [role="alert"]');
+    item?.scrollIntoView?.({ block: 'center' });
+    item
+      ?.querySelector<HTMLElement>('input:not([type="hidden"]), textarea, [role="combobox"], [tabindex="0"]')
+      ?.focus({
+        preventScroll: true,
+      });
   });
 }
 
@@ -80,6 +87,8 @@ export function IssueForm(props: IssueFormProps) {
 
   const busy = phase === 'submitting' || phase === 'checking';
   const errorCount = Object.keys(form.errors).length;
+  // 预览 and 开具发票 run every check 确认开具 runs: a form in error opens no preview, and shows
+  // (and focuses) its first field in error instead
   const open = () => {
     if (form.validateAll()) setPreviewing(true);
     else scrollToFirstError();
@@ -197,7 +206,7 @@ export function IssueForm(props: IssueFormProps) {
             >
               <Button disabled={busy}>清空</Button>
             </Popconfirm>
-            <Button onClick={() => setPreviewing(true)} disabled={busy}>
+            <Button onClick={open} disabled={busy}>
               预览
             </Button>
             <Button type="primary" onClick={open} loading={phase === 'submitting'} disabled={busy}>
