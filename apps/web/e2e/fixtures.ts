@@ -1,6 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type APIRequestContext, test as base, expect, type Page, type Response } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  test as base,
+  expect,
+  type Page,
+  type Response,
+} from '@playwright/test';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const SHOTS_DIR = path.join(ROOT, '.tmp/shots');
@@ -25,7 +32,61 @@ export type Account = typeof CLERK.account | typeof ADMIN.account;
 const noticeAnswers = new WeakMap<Page, Promise<Response | null>>();
 const settled = new WeakSet<Page>();
 
-export const test = base.extend({
+/**
+ * A console error or uncaught exception that a test causes on purpose, and why. Matched against
+ * the message's text and, for the browser's own "Failed to load resource" lines, the URL of the
+ * resource it names: an entry allows that one response, not network failures in general.
+ */
+export type ExpectedError = { text: RegExp; url?: RegExp; why: string };
+
+const EXPECTED_ERRORS: readonly ExpectedError[] = [];
+
+type Watched = { errors: string[] };
+
+/**
+ * Records every console error and every uncaught exception (pageerror) of a context's pages and
+ * pop-ups into `into`, less the expected ones. Exported for the browsers a test launches itself
+ * (the buyer's phone in scan.spec.ts).
+ */
+export function watchErrors(
+  context: BrowserContext,
+  into: string[],
+  expected: readonly ExpectedError[] = [],
+): void {
+  const allowed = [...EXPECTED_ERRORS, ...expected];
+  const isExpected = (text: string, url: string) =>
+    allowed.some((e) => e.text.test(text) && (!e.url || e.url.test(url)));
+  context.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const url = msg.location().url;
+    if (isExpected(msg.text(), url)) return;
+    into.push(`console error on ${msg.page()?.url() ?? '?'}: ${msg.text()}${url ? ` (${url})` : ''}`);
+  });
+  context.on('weberror', (e) => {
+    const error = e.error();
+    if (isExpected(error.message, '')) return;
+    into.push(`uncaught ${error.name} on ${e.page()?.url() ?? '?'}: ${error.message}\n${error.stack ?? ''}`);
+  });
+}
+
+type Fixtures = {
+  /** console errors this test causes on purpose (added to EXPECTED_ERRORS), each with its reason */
+  expectedErrors: ExpectedError[];
+  /** every test fails when one of its pages logs a console error or throws (issue 24 item 8) */
+  failOnPageErrors: Watched;
+};
+
+export const test = base.extend<Fixtures>({
+  expectedErrors: [[], { option: true }],
+  failOnPageErrors: [
+    async ({ context, expectedErrors }, use) => {
+      const watched: Watched = { errors: [] };
+      watchErrors(context, watched.errors, expectedErrors);
+      await use(watched);
+      expect(watched.errors, 'console errors and uncaught exceptions in the pages').toEqual([]);
+    },
+    { auto: true },
+  ],
   // the server's address is only known once global-setup.ts has started it
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires a destructuring pattern here
   baseURL: async ({}, use) => {

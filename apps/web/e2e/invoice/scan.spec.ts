@@ -11,6 +11,7 @@ import {
   settle,
   submitLogin,
   test,
+  watchErrors,
 } from '../fixtures.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 
@@ -35,6 +36,7 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
     page,
     playwright,
     baseURL,
+    failOnPageErrors,
   }) => {
     test.setTimeout(120_000);
     // the clerk's store (文三路总部) is in audit mode (seed): requests wait in the queue
@@ -69,6 +71,8 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
       timezoneId: 'Asia/Shanghai',
       acceptDownloads: true,
     });
+    // the phone's console errors and uncaught exceptions fail the test too (issue 24 item 8)
+    watchErrors(phone, failOnPageErrors.errors);
     const buyer = await phone.newPage();
     await buyer.goto(`/s/${storeCode.token}`);
     await expect(buyer.getByText('杭州云栈软件科技有限公司')).toBeVisible();
@@ -133,6 +137,7 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
     page,
     playwright,
     baseURL,
+    failOnPageErrors,
   }) => {
     test.setTimeout(180_000);
     await waitForSmsResend(page.request, ADMIN.mobile);
@@ -184,6 +189,8 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
       hasTouch: true,
       locale: 'zh-CN',
     });
+    // the phone's console errors and uncaught exceptions fail the test too (issue 24 item 8)
+    watchErrors(phone, failOnPageErrors.errors);
     const guest = await phone.newPage();
     await guest.goto(`/s/${order.token}`);
     await expect(guest.getByText('¥776.00')).toBeVisible();

@@ -49,6 +49,8 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
       toastSuccess('保存成功');
       await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
       onClose();
+    } catch {
+      // the API client has shown the server's message; the dialog stays open with what was typed
     } finally {
       setSaving(false);
     }

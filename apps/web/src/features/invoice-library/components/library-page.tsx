@@ -1,8 +1,9 @@
 import { FileExcelOutlined, FilePdfOutlined, HistoryOutlined } from '@ant-design/icons';
-import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
+import { type ActionType, type ProColumns, type ProFormInstance, ProTable } from '@ant-design/pro-components';
 import { PAGE_SIZES, SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
 import { INVOICE_TYPES } from '@kaipiao/shared/schemas/invoice';
 import {
+  AMOUNT_RANGE_INVERTED,
   EXPORT_PDF_MAX,
   type InvoiceFilter,
   type InvoiceRow,
@@ -15,6 +16,7 @@ import { useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { permittedStoresQuery } from '../../../api/stores.ts';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { createExport, listInvoices } from '../api.ts';
 import { beijingTime, type LibraryForm, money2, toFilter } from '../utils.ts';
@@ -31,6 +33,7 @@ function AmountRange({ value, onChange }: { value?: Range; onChange?: (v: Range)
       <InputNumber
         style={{ width: '50%' }}
         placeholder="最小价税合计"
+        aria-label="最小价税合计"
         precision={2}
         value={min}
         onChange={(v) => onChange?.([v, max])}
@@ -38,6 +41,7 @@ function AmountRange({ value, onChange }: { value?: Range; onChange?: (v: Range)
       <InputNumber
         style={{ width: '50%' }}
         placeholder="最大价税合计"
+        aria-label="最大价税合计"
         precision={2}
         value={max}
         onChange={(v) => onChange?.([min, v])}
@@ -53,6 +57,7 @@ const amountCell = (v: string) => (
 /** spec §2 发票明细 (/query/invoice, hotel variant /hotel/query/invoice). */
 export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
   const action = useRef<ActionType>(null);
+  const formRef = useRef<ProFormInstance>(undefined);
   const navigate = useNavigate();
   // links into the library (e.g. from the issuing result): ?invoice_no=…&buyer=…&invoice_id=…
   const [params] = useSearchParams();
@@ -231,6 +236,7 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
       <ProTable<InvoiceRow, LibraryForm & { amount_range?: Range }>
         rowKey="invoice_id"
         actionRef={action}
+        formRef={formRef}
         columns={columns}
         cardBordered
         headerTitle={hotel ? '发票明细（酒店）' : '发票明细'}
@@ -254,6 +260,7 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
           selectedRowKeys: selected,
           preserveSelectedRowKeys: true,
           onChange: (keys) => setSelected(keys as number[]),
+          getCheckboxProps: (r) => rowCheckbox(`选择${r.invoice_no ?? r.buyer_name}`),
         }}
         tableAlertRender={({ selectedRowKeys, onCleanSelected }) => (
           <Space size={12}>
@@ -292,12 +299,22 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
             pageSize?: number;
             amount_range?: Range;
           };
+          // an inverted range would match nothing (the server refuses it too): said at the field, not sent
+          const [lo, hi] = amount_range ?? [null, null];
+          if (lo != null && hi != null && lo > hi) {
+            formRef.current?.setFields([{ name: 'amount_range', errors: [AMOUNT_RANGE_INVERTED] }]);
+            return { data: [], total: 0, success: false };
+          }
+          formRef.current?.setFields([{ name: 'amount_range', errors: [] }]);
           const f = toFilter({ ...form, amount_min: amount_range?.[0], amount_max: amount_range?.[1] });
           setFilter(f);
           const page = await listInvoices({ ...f, page: current ?? 1, page_size: pageSize ?? PAGE_SIZES[0] });
           setTotal(page.total);
           return { data: page.list, total: page.total, success: true };
         }}
+        // a refused search: the API client has shown the server's message; without this ProTable
+        // rethrows it as an uncaught error (issue 24 item 8)
+        onRequestError={() => undefined}
         toolBarRender={() => [
           <Button
             key="pdf"
