@@ -24,8 +24,8 @@ test.describe('sidebar', () => {
     await loginAs(page, CLERK.account);
     await openFromMenu(page, /\/device-project\/title$/, '购方抬头');
     const active = page.getByRole('menuitem', { name: '购方抬头' });
-    // antd's green, #52c41a (spec §2: active menu green)
-    await expect(active).toHaveCSS('background-color', 'rgb(82, 196, 26)');
+    // antd's green-8, #237804 (spec §2: active menu green; white on it 5.59:1, WCAG AA)
+    await expect(active).toHaveCSS('background-color', 'rgb(35, 120, 4)');
     await page.getByRole('link', { name: '开票台首页' }).click();
     await expect(page).toHaveURL(/\/home\/index$/);
   });

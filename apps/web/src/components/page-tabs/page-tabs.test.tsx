@@ -22,8 +22,9 @@ describe('PageTabs', () => {
 
   it('shows one tab per visited page, the current one selected', () => {
     renderAt('/invoice/online');
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['首页', '单张开票']);
-    expect(screen.getByRole('tab', { name: '单张开票' })).toHaveProperty('ariaSelected', 'true');
+    expect(screen.getAllByRole('link').map((t) => t.textContent)).toEqual(['首页', '单张开票']);
+    expect(screen.getByRole('link', { name: '单张开票' }).getAttribute('aria-current')).toBe('page');
+    expect(screen.getByRole('link', { name: '首页' }).getAttribute('aria-current')).toBeNull();
   });
 
   it('goes to the neighbour when the active tab is closed', async () => {
@@ -35,7 +36,7 @@ describe('PageTabs', () => {
 
   it('navigates when a tab is clicked', async () => {
     const router = renderAt('/invoice/online');
-    await act(() => userEvent.click(screen.getByRole('tab', { name: '首页' })));
+    await act(() => userEvent.click(screen.getByRole('link', { name: '首页' })));
     expect(router.state.location.pathname).toBe('/home/index');
   });
 });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTabsStore } from '../../stores/tabs-store.ts';
 import styles from './page-tabs.module.css';
 
@@ -7,7 +7,9 @@ type Props = { activePath: string; extra?: ReactNode };
 
 /**
  * spec §2 page tabs: one per visited titled route, closable; the active one highlighted.
- * Each tab is one role=tab named by its title, with its own close button beside it.
+ * Each tab is a link named by its title (aria-current="page" on the active one), with its own close
+ * button beside it: a navigation list, not an ARIA tablist, which may own nothing but its tabs
+ * (axe: aria-required-children, issue 24 item 7).
  */
 export function PageTabs({ activePath, extra }: Props) {
   const tabs = useTabsStore((s) => s.tabs);
@@ -21,21 +23,24 @@ export function PageTabs({ activePath, extra }: Props) {
 
   return (
     <div className={styles.bar}>
-      <div className={styles.tabs} role="tablist" aria-label="页面标签">
+      <nav className={styles.tabs} aria-label="页面标签">
         {tabs.map((t) => {
           const active = t.path === activePath;
           return (
             <div key={t.path} className={active ? `${styles.tab} ${styles.active}` : styles.tab}>
-              <button
-                type="button"
-                role="tab"
-                aria-selected={active}
+              <Link
+                to={t.path}
+                aria-current={active ? 'page' : undefined}
                 className={styles.title}
-                onClick={() => navigate(t.path)}
-                onAuxClick={(e) => e.button === 1 && remove(t.path)}
+                onAuxClick={(e) => {
+                  if (e.button !== 1) return;
+                  // middle click closes the tab (as before), not a new browser tab
+                  e.preventDefault();
+                  remove(t.path);
+                }}
               >
                 {t.name}
-              </button>
+              </Link>
               <button
                 type="button"
                 className={styles.close}
@@ -48,7 +53,7 @@ export function PageTabs({ activePath, extra }: Props) {
             </div>
           );
         })}
-      </div>
+      </nav>
       {extra}
     </div>
   );

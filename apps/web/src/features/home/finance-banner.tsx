@@ -4,6 +4,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
 
+/** antd's orange-8: white text on it reaches WCAG AA (on orange-6 #fa8c16 it was 2.37:1) */
+const FINANCE_ORANGE = '#ad4e00';
+
 /**
  * spec §2 layout: the floating finance banner on home, closable to a side tab (the fold is
  * remembered). Its page is /huo-dong/op-loan.
@@ -30,7 +33,7 @@ export function FinanceBanner() {
           padding: '12px 6px',
           border: 'none',
           borderRadius: '6px 0 0 6px',
-          background: '#fa8c16',
+          background: FINANCE_ORANGE,
           color: '#fff',
           cursor: 'pointer',
           boxShadow: '0 2px 8px rgba(0,0,0,.15)',
@@ -62,13 +65,13 @@ export function FinanceBanner() {
         style={{ position: 'absolute', right: 4, top: 4 }}
       />
       <Typography.Text strong>
-        <BankOutlined style={{ color: '#fa8c16' }} /> 开票贷 · 金融服务
+        <BankOutlined style={{ color: FINANCE_ORANGE }} /> 开票贷 · 金融服务
       </Typography.Text>
       <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: '6px 0 8px' }}>
         凭开票数据申请经营贷款，线上申请，快速审批。
       </Typography.Paragraph>
       <Link to="/huo-dong/op-loan">
-        <Button type="primary" size="small" style={{ background: '#fa8c16' }}>
+        <Button type="primary" size="small" style={{ background: FINANCE_ORANGE }}>
           立即了解
         </Button>
       </Link>

@@ -20,6 +20,7 @@ function Meter({ label, sales, threshold }: { label: string; sales: string; thre
         </Typography.Text>
       </Space>
       <Progress
+        aria-label={`${label}占免征额度`}
         percent={Math.min(pct, 100)}
         status={over ? 'exception' : pct >= 80 ? 'active' : 'normal'}
         strokeColor={over ? undefined : pct >= 80 ? '#faad14' : '#52c41a'}

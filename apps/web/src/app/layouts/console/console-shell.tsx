@@ -42,9 +42,18 @@ export function ConsoleShell() {
         trigger={null}
         className={styles.sider}
       >
-        <Link to="/home/index" className={styles.logo} aria-label="开票台首页">
-          <span className={styles.logoMark}>票</span>
-          {!collapsed && <span className={styles.logoText}>开票台</span>}
+        {/* named by a hidden text, not aria-label: axe's label-content-name-mismatch reads the visible
+            开票台 as no word of the name 开票台首页 */}
+        <Link to="/home/index" className={styles.logo}>
+          <span className={styles.logoMark} aria-hidden>
+            票
+          </span>
+          {!collapsed && (
+            <span className={styles.logoText} aria-hidden>
+              开票台
+            </span>
+          )}
+          <span className={styles.srOnly}>开票台首页</span>
         </Link>
         <SideMenu area={area} route={route} />
       </Layout.Sider>

@@ -183,7 +183,12 @@ export function BatchPage() {
               width: 200,
               render: (_: unknown, r) => (
                 <Space direction="vertical" size={0} style={{ width: '100%' }}>
-                  <Progress percent={r.percent} size="small" status={r.failed ? 'exception' : undefined} />
+                  <Progress
+                    aria-label="开票进度"
+                    percent={r.percent}
+                    size="small"
+                    status={r.failed ? 'exception' : undefined}
+                  />
                   <Typography.Text type="secondary">
                     已开 {r.issued} / {r.total}
                     {r.failed ? `，失败 ${r.failed}` : ''}

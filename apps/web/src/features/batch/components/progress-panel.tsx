@@ -92,6 +92,7 @@ export function ProgressPanel({ progress: p, busy, onAction }: Props) {
         />
       )}
       <Progress
+        aria-label="批量开票进度"
         percent={p.percent}
         status={status}
         success={{ percent: p.total ? Math.floor((p.issued / p.total) * 100) : 0 }}

@@ -1,20 +1,10 @@
 import { STOCK_KINDS, type StockMovement } from '@kaipiao/shared/schemas/devices';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Button,
-  Card,
-  Form,
-  InputNumber,
-  Radio,
-  Select,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-} from 'antd';
+import { Button, Card, Form, InputNumber, Radio, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { FormSelect } from '../../../lib/antd/form-select.tsx';
 import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { applyStock, devicesQuery, movementsQuery, moveStock } from '../api/devices.ts';
@@ -93,7 +83,7 @@ export function ReceivePage() {
       <Card title="发票领用" size="small">
         <Form form={form} layout="inline" initialValues={{ count: 100 }}>
           <Form.Item name="device_id" label="主盘" rules={[{ required: true, message: '请选择主盘' }]}>
-            <Select
+            <FormSelect
               aria-label="主盘"
               style={{ width: 240 }}
               placeholder="选择领票设备"
@@ -102,7 +92,7 @@ export function ReceivePage() {
             />
           </Form.Item>
           <Form.Item name="invoice_type" label="票种" rules={[{ required: true, message: '请选择票种' }]}>
-            <Select
+            <FormSelect
               aria-label="票种"
               style={{ width: 200 }}
               options={(dev?.invoice_types ?? []).map((t) => ({
@@ -182,14 +172,14 @@ export function DispensePage() {
             />
           </Form.Item>
           <Form.Item name="main" label="主盘" rules={[{ required: true, message: '请选择主盘' }]}>
-            <Select
+            <FormSelect
               aria-label="主盘"
               options={mains.map((d) => ({ value: d.device_id, label: d.name }))}
               onChange={() => form.setFieldsValue({ branch: undefined, invoice_type: undefined })}
             />
           </Form.Item>
           <Form.Item name="branch" label="分盘" rules={[{ required: true, message: '请选择分盘' }]}>
-            <Select
+            <FormSelect
               aria-label="分盘"
               options={branches.map((d) => ({
                 value: d.device_id,
@@ -198,7 +188,7 @@ export function DispensePage() {
             />
           </Form.Item>
           <Form.Item name="invoice_type" label="票种" rules={[{ required: true, message: '请选择票种' }]}>
-            <Select
+            <FormSelect
               aria-label="票种"
               options={(main?.invoice_types ?? []).map((t) => ({
                 value: t,

@@ -8,6 +8,7 @@ import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
+import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
 import { downloadFile } from '../../../lib/file-transfer.ts';
 import { deleteGoods, GOODS_PATHS, listGoods, setDefaultGoods } from '../api/goods.ts';
 import { GoodsFormModal, type GoodsVariant } from './goods-form-modal.tsx';
@@ -154,7 +155,11 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
           pageSizeOptions: PAGE_SIZES.map(String),
           showSizeChanger: true,
         }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys as number[]),
+          getCheckboxProps: (r) => rowCheckbox(`选择${r.name}`),
+        }}
         tableAlertOptionRender={() => (
           <Popconfirm
             title={`确定删除选中的${selected.length}个商品吗？`}

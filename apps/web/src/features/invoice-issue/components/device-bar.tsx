@@ -57,7 +57,13 @@ function Quota({ device }: { device: TaxEquipment }) {
   return (
     <Space size={8} align="center">
       <span>本月额度</span>
-      <Progress percent={percent} size="small" style={{ width: 120, margin: 0 }} showInfo={false} />
+      <Progress
+        aria-label="本月额度已用"
+        percent={percent}
+        size="small"
+        style={{ width: 120, margin: 0 }}
+        showInfo={false}
+      />
       <span>
         已用 {formatMoney(device.quota_used, { symbol: true })} /{' '}
         {formatMoney(device.monthly_quota, { symbol: true })}

@@ -61,7 +61,7 @@ export function ExportRecordsPage() {
         r.status === 'running' || r.status === 'queued' ? (
           <Space direction="vertical" size={0} style={{ width: 160 }}>
             <Badge status={STATUS_BADGE[r.status]} text={r.status_name} />
-            <Progress percent={r.progress} size="small" />
+            <Progress aria-label="导出进度" percent={r.progress} size="small" />
           </Space>
         ) : r.status === 'failed' ? (
           <Tooltip title={r.error}>

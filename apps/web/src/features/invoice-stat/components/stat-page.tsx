@@ -22,9 +22,11 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { permittedStoresQuery } from '../../../api/stores.ts';
+import { DANGER, PRIMARY } from '../../../lib/antd/theme.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { statSummaryQuery } from '../api.ts';
-import { Chart, type ChartOption } from './echarts.tsx';
+import { ChartFigure } from './chart-figure.tsx';
+import type { ChartOption } from './echarts.tsx';
 
 type Granularity = 'day' | 'month';
 type Trend = StatSummary['trend'][number];
@@ -54,8 +56,9 @@ const num = (v: string) => Number(v);
 /** axis labels in 万 once amounts are large */
 const wan = (v: number) => (Math.abs(v) >= 10_000 ? `${Math.round(v / 1000) / 10}万` : String(v));
 const yuan = (v: string) => `¥${formatMoney(v)}`;
-const BLUE = '#1677ff';
-const RED = '#f5222d';
+const BLUE = PRIMARY;
+/** red text on white (the 红字 figure): the theme's danger red, 5.57:1 (antd's #f5222d: 4.08:1) */
+const RED = DANGER;
 const GREEN = '#52c41a';
 
 function trendOption(trend: Trend[]): ChartOption {
@@ -145,6 +148,52 @@ function storeOption(d: StatSummary): ChartOption {
     ],
   };
 }
+
+const right = 'right' as const;
+const yuanCell = (v: string) => yuan(v);
+
+/** The numbers each chart draws, as the columns of its data table (ChartFigure). */
+const trendData = (trend: Trend[], granularity: Granularity) => ({
+  rowKey: 'period' as const,
+  rows: trend,
+  columns: [
+    { title: granularity === 'day' ? '日期' : '月份', dataIndex: 'period' },
+    { title: '价税合计', dataIndex: 'total_with_tax', align: right, render: yuanCell },
+    { title: '开票张数', dataIndex: 'count', align: right },
+  ],
+});
+const kindData = (d: StatSummary) => {
+  const total = d.by_kind.reduce((n, k) => n + k.count, 0);
+  return {
+    rowKey: 'name' as const,
+    rows: d.by_kind.map((k) => ({
+      ...k,
+      share: total ? `${Math.round((k.count / total) * 1000) / 10}%` : '—',
+    })),
+    columns: [
+      { title: '发票种类', dataIndex: 'name' },
+      { title: '张数', dataIndex: 'count', align: right },
+      { title: '占比', dataIndex: 'share', align: right },
+    ],
+  };
+};
+const rateData = (d: StatSummary) => ({
+  rowKey: 'label' as const,
+  rows: d.by_rate,
+  columns: [
+    { title: '税率', dataIndex: 'label' },
+    { title: '金额', dataIndex: 'total_amount', align: right, render: yuanCell },
+    { title: '税额', dataIndex: 'total_tax', align: right, render: yuanCell },
+  ],
+});
+const storeData = (d: StatSummary) => ({
+  rowKey: 'store_name' as const,
+  rows: d.by_store,
+  columns: [
+    { title: '门店', dataIndex: 'store_name' },
+    { title: '价税合计', dataIndex: 'total_with_tax', align: right, render: yuanCell },
+  ],
+});
 
 const money = (v: string) => (
   <Typography.Text type={v.startsWith('-') ? 'danger' : undefined}>{formatMoney(v)}</Typography.Text>
@@ -267,22 +316,38 @@ export function StatPage() {
               </Col>
             </Row>
             <Card variant="borderless" title={`开票趋势（${granularity === 'day' ? '按日' : '按月'}）`}>
-              <Chart option={trendOption(d.trend)} />
+              <ChartFigure
+                title="开票趋势"
+                option={trendOption(d.trend)}
+                data={trendData(d.trend, granularity)}
+              />
             </Card>
             <Row gutter={[16, 16]}>
               <Col xs={24} xl={8}>
                 <Card variant="borderless" title="发票种类（张数）">
-                  {d.by_kind.length ? <Chart option={kindOption(d)} /> : <Empty />}
+                  {d.by_kind.length ? (
+                    <ChartFigure title="发票种类" option={kindOption(d)} data={kindData(d)} />
+                  ) : (
+                    <Empty />
+                  )}
                 </Card>
               </Col>
               <Col xs={24} xl={8}>
                 <Card variant="borderless" title="按税率（金额 / 税额）">
-                  {d.by_rate.length ? <Chart option={rateOption(d)} /> : <Empty />}
+                  {d.by_rate.length ? (
+                    <ChartFigure title="按税率" option={rateOption(d)} data={rateData(d)} />
+                  ) : (
+                    <Empty />
+                  )}
                 </Card>
               </Col>
               <Col xs={24} xl={8}>
                 <Card variant="borderless" title="按门店（价税合计）">
-                  {d.by_store.length ? <Chart option={storeOption(d)} /> : <Empty />}
+                  {d.by_store.length ? (
+                    <ChartFigure title="按门店" option={storeOption(d)} data={storeData(d)} />
+                  ) : (
+                    <Empty />
+                  )}
                 </Card>
               </Col>
             </Row>

@@ -5,6 +5,7 @@ import { Button, Card, Drawer, Input, Modal, Segmented, Skeleton, Space, Table, 
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
 import { beijingTime, money } from '../../../lib/format.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
@@ -122,9 +123,10 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
         rowSelection={{
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys as number[]),
-          getCheckboxProps: (r) => ({
-            disabled: summary || !((r.status === 'pending' && r.items) || r.status === 'failed'),
-          }),
+          getCheckboxProps: (r) =>
+            rowCheckbox(`选择${r.buyer_name || '开票申请'}`, {
+              disabled: summary || !((r.status === 'pending' && r.items) || r.status === 'failed'),
+            }),
         }}
         pagination={{
           current: page,

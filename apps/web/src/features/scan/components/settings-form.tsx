@@ -5,6 +5,7 @@ import { Button, Form, InputNumber, Radio, Select, Skeleton } from 'antd';
 import { useEffect, useState } from 'react';
 import { taxEquipmentQuery } from '../../../api/equipment.ts';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
+import { FormSelect } from '../../../lib/antd/form-select.tsx';
 import { scopedKey } from '../../../lib/query-scope.ts';
 import { saveSettings, settingsQuery } from '../api/scan.ts';
 
@@ -106,7 +107,7 @@ export function ScanSettingsForm({
         />
       </Form.Item>
       <Form.Item name="invoice_type" label="票种" rules={[{ required: true, message: '请选择票种' }]}>
-        <Select style={{ width: inline ? 220 : '100%' }} options={kinds} placeholder="请选择票种" />
+        <FormSelect style={{ width: inline ? 220 : '100%' }} options={kinds} placeholder="请选择票种" />
       </Form.Item>
       <Form.Item
         name="valid_hours"
