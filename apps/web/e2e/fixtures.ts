@@ -128,6 +128,8 @@ export async function submitLogin(page: Page, account: Account, opts: { path?: s
   await page.getByPlaceholder('账号', { exact: true }).fill(account);
   await page.getByPlaceholder('密码', { exact: true }).fill(PASSWORD);
   await page.getByPlaceholder('验证码', { exact: true }).fill(FIXED_CAPTCHA);
+  // the picture code's id comes with its image: a submit before it is refused (请填写图片验证码标识)
+  await expect(page.getByRole('img', { name: '图形验证码' })).toBeVisible();
   await page.getByRole('button', { name: '登录', exact: true }).click();
 }
 
@@ -238,6 +240,27 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   return file;
+}
+
+type Envelope<T> = { code: number; message: string; data: T };
+
+/**
+ * An API call as the signed-in page (its session cookie and its selected business and store, as
+ * the console sends them); fails unless the envelope's code is 0.
+ */
+export async function callApi<T>(
+  page: Page,
+  method: 'GET' | 'POST',
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const session = await page.evaluate(() => JSON.parse(sessionStorage.getItem('kp_session') ?? '{}'));
+  const state = session.state as { business: { client_id: number }; store: { client_store_id: number } };
+  const url = `${path}?client_id=${state.business.client_id}&sid=${state.store.client_store_id}`;
+  const res = method === 'GET' ? await page.request.get(url) : await page.request.post(url, { data });
+  const body = (await res.json()) as Envelope<T>;
+  expect(body.code, body.message).toBe(0);
+  return body.data;
 }
 
 /** The top bar's link to store switching, named "<business> / <store>" (spec §2). */
