@@ -184,7 +184,7 @@ export function BatchPage() {
               render: (_: unknown, r) => (
                 <Space direction="vertical" size={0} style={{ width: '100%' }}>
                   <Progress
-                    aria-label="开票进度"
+                    aria-label={`批次 #${r.batch_id} 的开票进度`}
                     percent={r.percent}
                     size="small"
                     status={r.failed ? 'exception' : undefined}
