@@ -97,7 +97,7 @@ test.describe('batch issuing (/invoice/batch)', () => {
     await request.post('/v3/dev/channel/control', { data: { device_id: deviceId, latency_ms: 150 } });
     await page.getByRole('button', { name: '开始开票' }).click();
     await page.getByRole('button', { name: '开始开票' }).last().click();
-    const progress = page.getByLabel('开票进度');
+    const progress = page.getByLabel('开票进度', { exact: true });
     await expect(progress.getByText('开票中')).toBeVisible();
     await screenshot(page, 'batch-running');
     await expect(progress.getByText('已完成', { exact: true })).toBeVisible({ timeout: 120_000 });
