@@ -1,35 +1,17 @@
-import { BarChart, LineChart, PieChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import * as echarts from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
-import ReactEChartsCore from 'echarts-for-react/esm/core';
-import type { CSSProperties } from 'react';
+import { type CSSProperties, lazy, Suspense } from 'react';
 
-// ECharts with only what the statistics charts use (bar, line, pie; grid, tooltip, legend), in
-// this chunk only: nothing else imports it, so the login page and the shell stay without it.
-echarts.use([
-  BarChart,
-  LineChart,
-  PieChart,
-  GridComponent,
-  LegendComponent,
-  TooltipComponent,
-  CanvasRenderer,
-]);
+// ECharts (~580 kB) loads when a chart is first drawn (issue 11: the statistics page's first paint
+// does not wait for it, and no other page ever loads it); echarts-core.tsx holds the library.
 
 export type ChartOption = Record<string, unknown>;
 
-/** Under automation (screenshots, end-to-end tests) charts draw at once instead of growing. */
-const ANIMATE = typeof navigator === 'undefined' || !navigator.webdriver;
+const ChartCore = lazy(() => import('./echarts-core.tsx').then((m) => ({ default: m.Chart })));
 
+/** While ECharts loads, the chart's place is kept (no layout shift when it draws). */
 export function Chart({ option, style }: { option: ChartOption; style?: CSSProperties }) {
   return (
-    <ReactEChartsCore
-      echarts={echarts}
-      option={ANIMATE ? option : { ...option, animation: false }}
-      notMerge
-      lazyUpdate
-      style={{ height: 320, ...style }}
-    />
+    <Suspense fallback={<div style={{ height: 320, ...style }} />}>
+      <ChartCore option={option} style={style} />
+    </Suspense>
   );
 }
