@@ -5,7 +5,11 @@ import type { ComponentType } from 'react';
 // (layouts/console/side-menu.tsx) are both derived from it; titles and permission urls come from
 // the shared permission catalogue. Icons are names so this table stays out of the login chunk.
 
-export type PageModule = { default: ComponentType };
+export type PageModule = {
+  default: ComponentType;
+  /** starts the requests the page makes first (its route loader and a hover call it: app/prefetch.ts) */
+  prefetch?: () => void;
+};
 export type Layout = 'console' | 'group' | 'user' | 'mobile' | 'blank';
 export type IconName =
   | 'home'

@@ -3,6 +3,7 @@ import { PageLoading } from '../components/lite/page-loading.tsx';
 import { configureApi } from '../lib/api.ts';
 import { GuestOnly, RequireAuth } from './guards/auth-guards.tsx';
 import { RequireBusiness } from './guards/require-business.tsx';
+import { prefetchRoute } from './prefetch.ts';
 import { RootRoute, RouteError } from './root-route.tsx';
 import {
   type AppRoute,
@@ -22,6 +23,21 @@ function toRoute(def: AppRoute): RouteObject {
     path: def.path,
     handle: { route: def } satisfies RouteHandle,
     lazy: async () => ({ Component: (await def.page()).default }),
+  };
+}
+
+/**
+ * A console page's data starts with its code (issue 24 item 6): the loader runs beside `lazy` and
+ * calls the page module's `prefetch` as soon as the module is there (app/prefetch.ts), without
+ * holding the navigation for the answers (the page shows them as they come).
+ */
+function toConsoleRoute(def: AppRoute): RouteObject {
+  return {
+    ...toRoute(def),
+    loader: () => {
+      prefetchRoute(def.path);
+      return null;
+    },
   };
 }
 
@@ -63,7 +79,7 @@ export const routes: RouteObject[] = [
                     children: [
                       { index: true, lazy: rootRedirect },
                       { path: '/group', element: <Navigate to={GROUP_HOME} replace /> },
-                      ...CONSOLE_ROUTES.map(toRoute),
+                      ...CONSOLE_ROUTES.map(toConsoleRoute),
                     ],
                   },
                 ],

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Spin } from 'antd';
-import { createContext, type ReactNode, useContext, useEffect, useMemo } from 'react';
+import { createContext, type ReactNode, useContext, useDeferredValue, useEffect, useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { menuListQuery } from '../api/menu.ts';
 import { useSessionStore } from '../stores/session-store.ts';
@@ -20,7 +20,12 @@ export function AccessProvider({
   const clientId = useSessionStore((s) => s.business?.client_id ?? 0);
   const navigate = useNavigate();
   const { data, isError } = useQuery(menuListQuery(clientId));
-  const access = useMemo(() => (data ? buildAccess(routes, data.list) : null), [data, routes]);
+  const built = useMemo(() => (data ? buildAccess(routes, data.list) : null), [data, routes]);
+  // The whole console (shell, menu, tabs, page) first renders when the permissions arrive. That
+  // answer comes through react-query's store, which React renders in one blocking task; deferred,
+  // the render runs at transition priority and yields to the browser every few milliseconds
+  // (issue 11: Lighthouse's total blocking time).
+  const access = useDeferredValue(built);
 
   useEffect(() => {
     if (!isError) return;

@@ -1,3 +1,4 @@
+import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import type {
   ExportCreateRequest,
   ExportRecord,
@@ -9,12 +10,26 @@ import type {
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { downloadFile } from '../../lib/file-transfer.ts';
+import { prefetchRequest, takeRequest } from '../../lib/prefetch-query.ts';
 import { scopedKey } from '../../lib/query-scope.ts';
 
 // Invoice library (issue 3 item 7): list, detail and exports.
 
 export const listInvoices = (body: InvoiceListRequest) =>
   api.post<InvoiceListResponse>('/v3/invoice-record/list', body);
+
+/** The library's first page with no filter: what /query/invoice asks for when it opens. */
+const FIRST_PAGE: InvoiceListRequest = { page: 1, page_size: PAGE_SIZES[0] };
+
+/** Starts the library's first request with its code (app/prefetch.ts: route loader, menu hover). */
+export const prefetchLibrary = () =>
+  prefetchRequest('library', FIRST_PAGE, () =>
+    api.post<InvoiceListResponse>('/v3/invoice-record/list', FIRST_PAGE, { showError: false }),
+  );
+
+/** The library table's request: the one started ahead when it asks the same, else a new one. */
+export const listInvoicesOnce = (body: InvoiceListRequest) =>
+  takeRequest('library', body, () => listInvoices(body));
 
 export const invoiceDetailQuery = (invoiceId: number | null) =>
   queryOptions({

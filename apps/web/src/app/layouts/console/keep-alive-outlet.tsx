@@ -2,6 +2,7 @@ import { Activity, Fragment, type ReactNode, useRef } from 'react';
 import { useLocation, useOutlet } from 'react-router';
 import { useLayoutStore } from '../../../stores/layout-store.ts';
 import { useTabsStore } from '../../../stores/tabs-store.ts';
+import { setKeptAlive } from '../../kept-alive.ts';
 import type { AppRoute } from '../../route-config.tsx';
 import { RouteGate } from './route-gate.tsx';
 
@@ -21,6 +22,7 @@ export function KeepAliveOutlet({ route }: { route?: AppRoute }) {
   for (const path of cache.current.keys()) {
     if (path !== pathname && !tabs.some((t) => t.path === path)) cache.current.delete(path);
   }
+  setKeptAlive(cache.current.keys());
 
   return (
     <>

@@ -1,5 +1,8 @@
+import { prefetchStores } from '../../../features/devices/api/devices.ts';
 import { StoresPage } from '../../../features/devices/components/stores-page.tsx';
 import { ScanSettingsDialog } from '../../../features/scan/components/scan-settings-dialog.tsx';
+
+export const prefetch = prefetchStores;
 
 export default function GroupClientStorePage() {
   return (

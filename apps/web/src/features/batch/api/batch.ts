@@ -1,7 +1,9 @@
+import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import type { BatchDryRun, BatchProgress, BatchRow, BatchRowStatus } from '@kaipiao/shared/schemas/batch';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { downloadFile, uploadFile } from '../../../lib/file-transfer.ts';
+import { prefetchQueries } from '../../../lib/prefetch-query.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
 
 // Batch issuing (/v3/batch-invoice/*): template, upload with its validation report, dry run,
@@ -65,4 +67,10 @@ export const rowsQuery = (batchId: number, status: BatchRowStatus | '', page: nu
       api.get<{ total: number; list: BatchRow[] }>('/v3/batch-invoice/rows', {
         params: { batch_id: batchId, status, page, page_size: pageSize },
       }),
+  });
+
+/** /invoice/batch's first request (the history's first page), started with its code (app/prefetch.ts). */
+export const prefetchBatch = () =>
+  prefetchQueries((_, client) => {
+    void client.prefetchQuery(historyQuery(1, PAGE_SIZES[0]));
   });

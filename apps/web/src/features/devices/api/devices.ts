@@ -12,6 +12,7 @@ import type {
 } from '@kaipiao/shared/schemas/devices';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { prefetchQueries } from '../../../lib/prefetch-query.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
 
 // Stores, devices, 电子税务局 accounts, invoice stock and monthly filing (issue 5).
@@ -74,3 +75,17 @@ export const moveStock = (kind: 'distribute' | 'return', body: MoveStockBody) =>
   api.post<{ moved: number }>(`/v3/invoice-manage/${kind}`, body);
 export const fileDevice = (action: 'copy' | 'clear', device_id: number) =>
   api.post<{ id: number }>(`/v3/report-summary/${action}`, { device_id });
+
+/** /group/client-store's first requests, started with its code (app/prefetch.ts). */
+export const prefetchStores = () =>
+  prefetchQueries(({ clientId }, client) => {
+    void client.prefetchQuery(storesQuery(clientId));
+    void client.prefetchQuery(devicesQuery(clientId));
+  });
+
+/** /device-project/device's first requests, started with its code (app/prefetch.ts). */
+export const prefetchDevices = () =>
+  prefetchQueries(({ clientId }, client) => {
+    void client.prefetchQuery(devicesQuery(clientId));
+    void client.prefetchQuery(healthQuery(clientId));
+  });

@@ -18,7 +18,7 @@ import { permittedStoresQuery } from '../../../api/stores.ts';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
-import { createExport, listInvoices } from '../api.ts';
+import { createExport, listInvoicesOnce } from '../api.ts';
 import { beijingTime, type LibraryForm, money2, toFilter } from '../utils.ts';
 import { InvoiceDetailDrawer } from './invoice-detail-drawer.tsx';
 import { DirectionTag, StatusTag } from './status-tag.tsx';
@@ -308,7 +308,11 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
           formRef.current?.setFields([{ name: 'amount_range', errors: [] }]);
           const f = toFilter({ ...form, amount_min: amount_range?.[0], amount_max: amount_range?.[1] });
           setFilter(f);
-          const page = await listInvoices({ ...f, page: current ?? 1, page_size: pageSize ?? PAGE_SIZES[0] });
+          const page = await listInvoicesOnce({
+            ...f,
+            page: current ?? 1,
+            page_size: pageSize ?? PAGE_SIZES[0],
+          });
           setTotal(page.total);
           return { data: page.list, total: page.total, success: true };
         }}
