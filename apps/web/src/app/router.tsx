@@ -26,21 +26,6 @@ function toRoute(def: AppRoute): RouteObject {
   };
 }
 
-/**
- * A console page's data starts with its code (issue 24 item 6): the loader runs beside `lazy` and
- * calls the page module's `prefetch` as soon as the module is there (app/prefetch.ts), without
- * holding the navigation for the answers (the page shows them as they come).
- */
-function toConsoleRoute(def: AppRoute): RouteObject {
-  return {
-    ...toRoute(def),
-    loader: () => {
-      prefetchRoute(def.path);
-      return null;
-    },
-  };
-}
-
 const isLogin = (r: AppRoute) => r.path.startsWith('/user/login');
 const antdLayout = async () => ({ Component: (await import('../lib/antd/provider.tsx')).AntdLayout });
 const consoleLayout = async () => ({
@@ -79,7 +64,7 @@ export const routes: RouteObject[] = [
                     children: [
                       { index: true, lazy: rootRedirect },
                       { path: '/group', element: <Navigate to={GROUP_HOME} replace /> },
-                      ...CONSOLE_ROUTES.map(toConsoleRoute),
+                      ...CONSOLE_ROUTES.map(toRoute),
                     ],
                   },
                 ],
@@ -103,6 +88,22 @@ export const routes: RouteObject[] = [
 ];
 
 export const router = createBrowserRouter(routes);
+
+/**
+ * A console page's data starts with its code (issue 24 item 6): when a navigation to it starts
+ * (its chunk may still be loading) or, when nothing is left to load, as the router switches to it —
+ * before the page mounts (app/prefetch.ts calls the page module's `prefetch`). Not a route loader:
+ * a loader makes every navigation wait a tick, and the login page's redirect back (a navigation
+ * the guest guard's own redirect then overtakes) would be lost.
+ */
+const CONSOLE_PATHS = new Set(CONSOLE_ROUTES.map((r) => r.path));
+let prefetchedFor: string | undefined;
+router.subscribe((state) => {
+  const target = state.navigation.location ?? state.location;
+  if (target.key === prefetchedFor) return;
+  prefetchedFor = target.key;
+  if (CONSOLE_PATHS.has(target.pathname)) prefetchRoute(target.pathname);
+});
 
 configureApi({
   navigate: (to) => void router.navigate(to),
