@@ -27,6 +27,10 @@ tsx bench/batch-issue.ts
 printf '\n\033[1m==> bench/export-excel.ts: Excel export of 100,000 invoices (export runner) vs a bare exceljs streaming writer, peak memory\033[0m\n'
 tsx bench/export-excel.ts
 
+printf '\n\033[1m==> bench/navigation.ts: menu click to content on the ten most used routes (Chromium) vs their API time\033[0m\n'
+bash scripts/ensure-chromium.sh
+tsx bench/navigation.ts
+
 printf '\n\033[1m==> bench/lighthouse.ts: Lighthouse (Debian Chromium) on /user/login (mobile) and, signed in, /home/index and /query/invoice (desktop)\033[0m\n'
 bash scripts/ensure-chromium.sh
 tsx bench/lighthouse.ts
