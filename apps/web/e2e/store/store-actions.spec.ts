@@ -46,9 +46,18 @@ async function apiPost<T>(page: Page, path: string, sid: number, data: unknown):
 }
 
 const row = (page: Page, name: string): Locator => page.getByRole('row').filter({ hasText: name });
-/** Answers the open confirmation (停用 / 启用) with 确定 and waits for it to close. */
-async function confirmPop(page: Page, question: string) {
+/**
+ * Opens the row's confirmation (停用 / 启用) and answers it with 确定, then waits for it to close. The
+ * row re-renders when the store list reloads after the previous action, and a click landing on the
+ * button being replaced opened nothing once in CI: click only while the question is not showing,
+ * until it shows.
+ */
+async function confirmPop(page: Page, trigger: Locator, question: string) {
   const pop = page.getByRole('tooltip').filter({ hasText: question });
+  await expect(async () => {
+    if (!(await pop.isVisible())) await trigger.click();
+    await expect(pop).toBeVisible({ timeout: 1_500 });
+  }).toPass({ timeout: 10_000, intervals: [300] });
   await pop.getByRole('button', { name: /^确\s*定$/ }).click();
   await expect(pop).toBeHidden();
 }
@@ -127,16 +136,18 @@ test.describe('门店管理: each store action acts on its row’s store', () =>
       await expect(scan).toBeHidden();
 
       // 停用 then 启用: this store's status only
-      await row(page, t.name).getByRole('button', { name: '停用' }).click();
-      await confirmPop(page, '停用后该门店不能再开票，确定停用？');
+      await confirmPop(
+        page,
+        row(page, t.name).getByRole('button', { name: '停用' }),
+        '停用后该门店不能再开票，确定停用？',
+      );
       await expect(row(page, t.name).getByRole('button', { name: '启用' })).toBeVisible();
       const afterStop = await stores();
       expect(afterStop.find((s) => s.client_store_id === target.client_store_id)?.status).toBe('disabled');
       for (const o of others) {
         expect(afterStop.find((s) => s.client_store_id === o.client_store_id)?.status, o.name).toBe(o.status);
       }
-      await row(page, t.name).getByRole('button', { name: '启用' }).click();
-      await confirmPop(page, '确定启用该门店？');
+      await confirmPop(page, row(page, t.name).getByRole('button', { name: '启用' }), '确定启用该门店？');
       await expect(row(page, t.name).getByRole('button', { name: '停用' })).toBeVisible();
       expect((await byName(t.name)).status).toBe('active');
     }
