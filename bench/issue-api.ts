@@ -25,9 +25,11 @@
  * BENCH_TARGETS (default `one,spread,many`) picks the issue targets loaded, e.g. `many` alone to
  * profile it (`node --cpu-prof --import tsx bench/issue-api.ts`); the bare route always runs.
  */
+
 import { execFile } from 'node:child_process';
 import { constants, publicEncrypt } from 'node:crypto';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { computeLine } from '@kaipiao/shared';
 import Fastify from 'fastify';
