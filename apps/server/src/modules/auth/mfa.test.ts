@@ -170,6 +170,20 @@ describe('POST /v3/multi-factor/ticket-sms (issue 24 item 2)', () => {
     expect(second.json.code).not.toBe(0);
   });
 
+  it('a ticket of an account disabled since sends nothing and signs nobody in', async () => {
+    const mfa_ticket = await ticket();
+    await u.pool.query(`update users set status = 'disabled' where account = $1`, [DEMO.admin.account]);
+    try {
+      expect((await ticketSms({ account: DEMO.admin.account, mfa_ticket })).json.code).toBe(
+        AUTH_CODE.ACCOUNT_DISABLED,
+      );
+      const login = await mfaLogin({ account: DEMO.admin.account, mfa_ticket, sms_code: '123456' });
+      expect(login.json.code).toBe(AUTH_CODE.ACCOUNT_DISABLED);
+    } finally {
+      await u.pool.query(`update users set status = 'active' where account = $1`, [DEMO.admin.account]);
+    }
+  });
+
   it('a mobile given with the login must still be the bound one', async () => {
     const mfa_ticket = await ticket();
     const code = await lastSmsCode(u.app, DEMO.admin.mobile);
