@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { closeDialog, openDialog, useDialogStore } from './dialog-store.ts';
+import { closeDialog, openDialog, queuePrompt, useDialogStore } from './dialog-store.ts';
 
 describe('dialog store', () => {
   beforeEach(() => useDialogStore.setState({ entries: {}, seq: 0 }));
@@ -27,5 +27,48 @@ describe('dialog store', () => {
     closeDialog('contact-us');
     useDialogStore.getState().remove('contact-us');
     expect(useDialogStore.getState().entries['contact-us']).toBeUndefined();
+  });
+});
+
+describe('prompt queue (issue 24 item 9)', () => {
+  beforeEach(() => useDialogStore.setState({ entries: {}, seq: 0, prompts: [], entryPending: false }));
+  const openKinds = () =>
+    Object.entries(useDialogStore.getState().entries)
+      .filter(([, e]) => e?.open)
+      .map(([k]) => k);
+  const idle = () => {
+    const s = useDialogStore.getState();
+    return !s.entryPending && s.prompts.length === 0 && !Object.values(s.entries).some((e) => e?.open);
+  };
+
+  it('opens queued prompts one at a time, in order, the next when the previous closes', () => {
+    queuePrompt({ kind: 'change-password', props: {} });
+    queuePrompt({ kind: 'summary-guide', props: {} });
+    queuePrompt({ kind: 'public-notice', props: { id: 1, title: 'a', content: 'x' } }, { first: true });
+    expect(openKinds()).toEqual(['change-password']);
+    closeDialog('change-password');
+    expect(openKinds()).toEqual(['public-notice']);
+    closeDialog('public-notice');
+    expect(openKinds()).toEqual(['summary-guide']);
+    expect(idle()).toBe(false);
+    closeDialog('summary-guide');
+    expect(openKinds()).toEqual([]);
+    expect(idle()).toBe(true);
+  });
+
+  it('a prompt waits while a dialog the user opened shows', () => {
+    openDialog('contact-us', {});
+    queuePrompt({ kind: 'summary-guide', props: {} });
+    expect(openKinds()).toEqual(['contact-us']);
+    expect(idle()).toBe(false);
+    closeDialog('contact-us');
+    expect(openKinds()).toEqual(['summary-guide']);
+  });
+
+  it('is not idle while the entry prompts are being decided', () => {
+    useDialogStore.getState().setEntryPending(true);
+    expect(idle()).toBe(false);
+    useDialogStore.getState().setEntryPending(false);
+    expect(idle()).toBe(true);
   });
 });

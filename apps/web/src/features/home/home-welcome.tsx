@@ -15,13 +15,18 @@ import { Alert, Button, Card, Col, Descriptions, Row, Skeleton, Space, Statistic
 import dayjs from 'dayjs';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { openDialog, useDialogStore } from '../../components/dialog-host/index.ts';
+import {
+  openDialog,
+  queuePrompt,
+  useDialogStore,
+  usePromptsIdle,
+} from '../../components/dialog-host/index.ts';
 import { useAccess } from '../../lib/access-context.tsx';
 import { toastSuccess } from '../../lib/antd/feedback.ts';
 import { scopedKey } from '../../lib/query-scope.ts';
 import { useSessionStore } from '../../stores/session-store.ts';
 import { closeTaxRateTip, homeOverviewQuery } from './api.ts';
-import { FinanceBanner } from './finance-banner.tsx';
+import { FINANCE_TAB_ROOM, FinanceBanner } from './finance-banner.tsx';
 import { SmallScaleMeter } from './small-scale-meter.tsx';
 
 function greeting(hour: number) {
@@ -111,24 +116,28 @@ export function HomeWelcome() {
     homeOverviewQuery(business?.client_id ?? 0, store?.client_store_id ?? SUMMARY_STORE_ID),
   );
   const d = overview.data;
-  const anyDialogOpen = useDialogStore((s) => Object.values(s.entries).some((e) => e?.open));
+  const entryPending = useDialogStore((s) => s.entryPending);
+  const promptsIdle = usePromptsIdle();
   const noticeShown = useRef(false);
+  const quickLinksRef = useRef<HTMLDivElement>(null);
 
-  // spec §1 tax notice: once per visit, when no other prompt is showing
+  // spec §1 tax notice: once per visit, queued after the console's entry prompts (issue 24 item 9)
   useEffect(() => {
-    if (!d?.small_scale.show_notice || noticeShown.current || anyDialogOpen) return;
-    const timer = setTimeout(() => {
-      noticeShown.current = true;
-      openDialog('small-scale-notice', {
+    if (!d?.small_scale.show_notice || noticeShown.current || entryPending) return;
+    noticeShown.current = true;
+    queuePrompt({
+      kind: 'small-scale-notice',
+      props: {
         monthSales: d.small_scale.month_sales,
         quarterSales: d.small_scale.quarter_sales,
         monthThreshold: d.small_scale.month_threshold,
         quarterThreshold: d.small_scale.quarter_threshold,
         onAnswered: () => void queryClient.invalidateQueries({ queryKey: scopedKey('home-overview') }),
-      });
-    }, 600);
-    return () => clearTimeout(timer);
-  }, [d, anyDialogOpen, queryClient]);
+      },
+    });
+  }, [d, entryPending, queryClient]);
+  // page notices wait for the prompts, and one shows at a time: the tax-rate tip, then the banner
+  const taxTipShowing = promptsIdle && d?.tax_rate_tip.show === true;
 
   async function dismissTip() {
     try {
@@ -146,8 +155,8 @@ export function HomeWelcome() {
   });
 
   return (
-    <Row gutter={[16, 16]}>
-      {d?.tax_rate_tip.show && (
+    <Row gutter={[16, 16]} style={{ marginBottom: FINANCE_TAB_ROOM }}>
+      {taxTipShowing && d && (
         <Col span={24}>
           <Alert
             type="warning"
@@ -229,7 +238,7 @@ export function HomeWelcome() {
         </Col>
       )}
       <Col xs={24} lg={d?.small_scale.applies ? 12 : 24}>
-        <Card variant="borderless" title="快捷入口" style={{ height: '100%' }}>
+        <Card ref={quickLinksRef} variant="borderless" title="快捷入口" style={{ height: '100%' }}>
           <Space wrap size={[12, 12]}>
             {links.map((l) => (
               <Link key={l.path} to={l.path}>
@@ -241,7 +250,7 @@ export function HomeWelcome() {
           </Space>
         </Card>
       </Col>
-      <FinanceBanner />
+      <FinanceBanner mayFloat={promptsIdle && !taxTipShowing} keepClear={quickLinksRef} />
     </Row>
   );
 }

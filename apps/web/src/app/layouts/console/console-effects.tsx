@@ -1,29 +1,31 @@
 import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import {
-  type DialogKind,
-  type DialogPropsMap,
-  openDialog,
-  useDialogStore,
-} from '../../../components/dialog-host/index.ts';
+import { useEffect, useRef } from 'react';
+import { type Prompt, queuePrompt, useDialogStore } from '../../../components/dialog-host/index.ts';
 import { getUserInfo } from '../../../features/auth/api/account.ts';
 import { getPublicNotice } from '../../../features/notices/api.ts';
 import { STORAGE_KEYS } from '../../../lib/storage-keys.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 
-type Prompt = { [K in DialogKind]: { kind: K; props: DialogPropsMap[K] } }[DialogKind];
-
 /**
  * What the console does on entry: refresh the user info, then show the one-time prompts one after
  * another — the forced password change (expired), the weak-password warning after sign-in, the
- * public notice, and the all-stores summary guide.
+ * public notice, and the all-stores summary guide. They queue with every other prompt (one dialog at
+ * a time), and page notices wait until they are decided and shown (issue 24 item 9).
  */
 export function ConsoleEffects() {
-  const [queue, setQueue] = useState<Prompt[]>([]);
-  const anyOpen = useDialogStore((s) => Object.values(s.entries).some((e) => e?.open));
   const prompted = useRef(false);
   const user = useQuery({ queryKey: ['user-info'], queryFn: getUserInfo, staleTime: 0 });
+
+  // each console entry decides its prompts again; a failed user info decides none
+  useEffect(() => {
+    const { setEntryPending } = useDialogStore.getState();
+    setEntryPending(true);
+    return () => setEntryPending(true);
+  }, []);
+  useEffect(() => {
+    if (user.isError) useDialogStore.getState().setEntryPending(false);
+  }, [user.isError]);
 
   useEffect(() => {
     if (user.data) useSessionStore.getState().setUser(user.data);
@@ -34,8 +36,10 @@ export function ConsoleEffects() {
     if (!user.data || user.isFetching || prompted.current) return;
     prompted.current = true;
     const session = useSessionStore.getState();
+    const decided = () => useDialogStore.getState().setEntryPending(false);
     if (user.data.password_expired === 1) {
-      setQueue([{ kind: 'change-password', props: { forced: true } }]);
+      queuePrompt({ kind: 'change-password', props: { forced: true } }, { first: true });
+      decided();
       return;
     }
     const prompts: Prompt[] = [];
@@ -49,21 +53,20 @@ export function ConsoleEffects() {
     ) {
       prompts.push({ kind: 'summary-guide', props: {} });
     }
-    setQueue((q) => [...q, ...prompts]);
-    if (!sessionStorage.getItem(STORAGE_KEYS.noticeShown)) {
-      sessionStorage.setItem(STORAGE_KEYS.noticeShown, '1');
-      getPublicNotice()
-        .then((notice) => notice && setQueue((q) => [{ kind: 'public-notice', props: notice }, ...q]))
-        .catch(() => undefined);
+    const queueAll = (first: Prompt | null) => {
+      for (const p of first ? [first, ...prompts] : prompts) queuePrompt(p);
+      decided();
+    };
+    if (sessionStorage.getItem(STORAGE_KEYS.noticeShown)) {
+      queueAll(null);
+      return;
     }
+    sessionStorage.setItem(STORAGE_KEYS.noticeShown, '1');
+    // the public notice first, then the account's prompts
+    getPublicNotice()
+      .then((notice) => queueAll(notice ? { kind: 'public-notice', props: notice } : null))
+      .catch(() => queueAll(null));
   }, [user.data, user.isFetching]);
-
-  useEffect(() => {
-    if (anyOpen || queue.length === 0) return;
-    const [next, ...rest] = queue;
-    setQueue(rest);
-    openDialog(next.kind, next.props as never);
-  }, [anyOpen, queue]);
 
   return null;
 }
