@@ -62,3 +62,9 @@ type RawCell<C extends Column> = C['_']['notNull'] extends true ? RawValue<C> : 
 export type RawRow<T extends Table> = {
   [K in keyof T['_']['columns'] & string as SnakeCase<K>]: RawCell<T['_']['columns'][K]>;
 };
+
+/** Columns selected under a prefix (`b.status as b_status`): `Prefixed<'b_', Pick<…, 'status'>>`. */
+export type Prefixed<P extends string, R> = { [K in keyof R & string as `${P}${K}`]: R[K] };
+
+/** Columns of a left-joined table: each may be null when no row joins. */
+export type LeftJoined<R> = { [K in keyof R]: R[K] | null };

@@ -1,6 +1,8 @@
 import type { InvoiceFilter } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { RawRow } from '../../db/rows.ts';
+import type { exportRecords, invoiceLines } from '../../db/schema/index.ts';
 import { type Scope, storeArraySql } from '../../lib/scope.ts';
 import { keysetBatchSql, type ListRow, libraryConditions } from './library-sql.ts';
 
@@ -45,15 +47,12 @@ export async function activeExportCount(db: DbOrTx, clientId: number): Promise<n
   return Number(active.rows[0]?.n ?? 0);
 }
 
-export type ExportRecordRow = {
-  id: number;
-  client_id: number;
-  kind: string;
-  filters: unknown;
-  invoice_ids: (number | string)[] | null;
-  store_ids: number[] | null;
-  status: string;
-};
+type RecordRaw = RawRow<typeof exportRecords>;
+
+export type ExportRecordRow = Pick<
+  RecordRaw,
+  'id' | 'client_id' | 'kind' | 'filters' | 'invoice_ids' | 'store_ids' | 'status'
+>;
 
 /** Claims a queued (or re-run) export: running, progress 0; undefined when it is not queued or running. */
 export async function claimExport(db: DbOrTx, recordId: number): Promise<ExportRecordRow | undefined> {
@@ -99,22 +98,23 @@ export async function keysetBatch(
   return (await db.execute<ExportBatchRow>(keysetBatchSql(where, after, limit))).rows;
 }
 
-export type ExportLineRow = {
-  invoice_id: number;
-  line_no: number;
-  full_name: string;
-  spec: string;
-  unit: string;
-  quantity: string | null;
-  unit_price: string | null;
-  amount: string;
-  tax_rate: string;
-  tax_amount: string;
-  amount_with_tax: string;
-  tax_class_code: string;
-  zero_rate_flag: string;
-  preferential_code: string;
-};
+export type ExportLineRow = Pick<
+  RawRow<typeof invoiceLines>,
+  | 'invoice_id'
+  | 'line_no'
+  | 'full_name'
+  | 'spec'
+  | 'unit'
+  | 'quantity'
+  | 'unit_price'
+  | 'amount'
+  | 'tax_rate'
+  | 'tax_amount'
+  | 'amount_with_tax'
+  | 'tax_class_code'
+  | 'zero_rate_flag'
+  | 'preferential_code'
+>;
 
 /** The lines of the business's invoices `invoiceIds`, newest invoice first. */
 export async function exportLines(
@@ -131,21 +131,23 @@ export async function exportLines(
   return lines.rows;
 }
 
-export type RecordListRow = {
-  id: number;
+export type RecordListRow = Pick<
+  RecordRaw,
+  | 'id'
+  | 'progress'
+  | 'row_count'
+  | 'file_name'
+  | 'file_size'
+  | 'error'
+  | 'invoice_ids'
+  | 'created_at'
+  | 'finished_at'
+  | 'expires_at'
+> & {
   kind: 'pdf_zip' | 'excel';
   status: 'queued' | 'running' | 'done' | 'failed';
-  progress: number;
-  row_count: number;
-  file_name: string;
-  file_size: number | null;
-  error: string | null;
   filters: InvoiceFilter;
-  invoice_ids: unknown[] | null;
   created_by_name: string | null;
-  created_at: Date | string;
-  finished_at: Date | string | null;
-  expires_at: Date | string;
 };
 
 /** A page of the exports the scope sees (all the stores they cover are in it), newest first, and their count. */
@@ -174,14 +176,10 @@ export async function listExportRecords(
   };
 }
 
-export type ExportFileRow = {
-  status: string;
-  file_path: string | null;
-  file_name: string;
-  kind: string;
-  expires_at: Date | string;
-  store_ids: number[] | null;
-};
+export type ExportFileRow = Pick<
+  RecordRaw,
+  'status' | 'file_path' | 'file_name' | 'kind' | 'expires_at' | 'store_ids'
+>;
 
 /** The business's export `recordId` as its download needs it (undefined when there is none). */
 export async function exportFileOf(

@@ -5,6 +5,8 @@ import {
   startOfBeijingDay,
 } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
+import type { RawRow } from '../../db/rows.ts';
+import type { invoices } from '../../db/schema/index.ts';
 import type { StoreScope } from '../../lib/scope.ts';
 import { nextDay } from './scope.ts';
 import { isCaseless, type SearchWay } from './search-plan.ts';
@@ -90,27 +92,27 @@ export const LIST_COLUMNS =
   i.total_with_tax, i.store_id, i.source, i.issued_at, i.created_at,
   (select s.name from client_stores s where s.id = i.store_id) as store_name`);
 
-export type ListRow = {
-  id: number | string;
-  serial_no: string;
-  invoice_type: string;
-  invoice_code: string;
-  invoice_no: string | null;
-  direction: string;
-  status: string;
-  red_status: string;
-  buyer_name: string;
-  buyer_tax_code: string;
-  buyer_email: string;
-  total_amount: string;
-  total_tax: string;
-  total_with_tax: string;
-  store_id: number;
-  source: string;
-  issued_at: Date | string | null;
-  created_at: Date | string;
-  store_name: string | null;
-};
+export type ListRow = Pick<
+  RawRow<typeof invoices>,
+  | 'id'
+  | 'serial_no'
+  | 'invoice_type'
+  | 'invoice_code'
+  | 'invoice_no'
+  | 'direction'
+  | 'status'
+  | 'red_status'
+  | 'buyer_name'
+  | 'buyer_tax_code'
+  | 'buyer_email'
+  | 'total_amount'
+  | 'total_tax'
+  | 'total_with_tax'
+  | 'store_id'
+  | 'source'
+  | 'issued_at'
+  | 'created_at'
+> & { store_name: string | null };
 
 /**
  * Where a search reads its rows: the table, or (the `grams` way) the rows holding the term's GIN keys.

@@ -18,6 +18,8 @@ import {
 } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { RawRow } from '../../db/rows.ts';
+import type { invoiceEvents, invoiceFiles, invoiceLines, invoices } from '../../db/schema/index.ts';
 import { refuseIfOtherStore } from '../../lib/scope.ts';
 import { fileNameFor } from '../documents/service.ts';
 import {
@@ -176,47 +178,23 @@ async function readWith<T extends Record<string, unknown>>(db: Db, way: SearchWa
   );
 }
 
-type DetailRow = ListRow & {
-  device_id: number;
-  check_code: string;
-  buyer_title_type: number;
-  buyer_address: string;
-  buyer_phone: string;
-  buyer_bank_name: string;
-  buyer_bank_account: string;
-  buyer_mobile: string;
-  seller_name: string;
-  seller_tax_code: string;
-  seller_address: string;
-  seller_phone: string;
-  seller_bank_name: string;
-  seller_bank_account: string;
-  price_includes_tax: boolean;
-  remark: string;
-  drawer: string;
-  payee: string;
-  reviewer: string;
-  qr_string: string;
-  error_code: string | null;
-  error_message: string | null;
-  created_by: number | null;
-  created_by_name: string | null;
-  specific_business_code: string | null;
-  specific_business: unknown;
-  original_invoice_id: number | string | null;
-};
+type InvoiceRaw = RawRow<typeof invoices>;
 
-type RelatedRow = {
-  id: number | string;
-  invoice_type: string;
-  invoice_code: string;
-  invoice_no: string | null;
-  status: string;
-  total_amount: string;
-  total_tax: string;
-  total_with_tax: string;
-  issued_at: Date | string | null;
-};
+/** `select i.*` with the store's and the creator's names. */
+type DetailRow = InvoiceRaw & { store_name: string | null; created_by_name: string | null };
+
+type RelatedRow = Pick<
+  InvoiceRaw,
+  | 'id'
+  | 'invoice_type'
+  | 'invoice_code'
+  | 'invoice_no'
+  | 'status'
+  | 'total_amount'
+  | 'total_tax'
+  | 'total_with_tax'
+  | 'issued_at'
+>;
 
 const related = (r: RelatedRow) => ({
   invoice_id: Number(r.id),
@@ -264,38 +242,21 @@ export async function getInvoiceDetail(
   if (!inv) return null;
 
   const [lines, events, files, reds, original] = await Promise.all([
-    db.execute<{
-      line_no: number;
-      line_kind: number;
-      tax_class_code: string;
-      short_name: string;
-      item_name: string;
-      full_name: string;
-      spec: string;
-      unit: string;
-      quantity: string | null;
-      unit_price: string | null;
-      unit_price_with_tax: string | null;
-      amount: string;
-      tax_rate: string;
-      tax_amount: string;
-      amount_with_tax: string;
-      preferential_code: string;
-      zero_rate_flag: string;
-    }>(sql`select * from invoice_lines where invoice_id = ${invoiceId} and client_id = ${scope.clientId}
+    db.execute<
+      RawRow<typeof invoiceLines>
+    >(sql`select * from invoice_lines where invoice_id = ${invoiceId} and client_id = ${scope.clientId}
       order by line_no`),
-    db.execute<{
-      id: number | string;
-      kind: string;
-      user_id: number | null;
-      user_name: string | null;
-      detail: Record<string, unknown> | null;
-      created_at: Date | string;
-    }>(sql`select e.id, e.kind, e.user_id, u.nickname as user_name, e.detail, e.created_at
+    db.execute<
+      Pick<RawRow<typeof invoiceEvents>, 'id' | 'kind' | 'user_id' | 'created_at'> & {
+        user_name: string | null;
+        // jsonb is `unknown` in the schema; an event's detail is an object
+        detail: Record<string, unknown> | null;
+      }
+    >(sql`select e.id, e.kind, e.user_id, u.nickname as user_name, e.detail, e.created_at
       from invoice_events e left join users u on u.id = e.user_id
       where e.invoice_id = ${invoiceId} and e.client_id = ${scope.clientId}
       order by e.id`),
-    db.execute<{ kind: string; file_name: string; size: number; created_at: Date | string }>(
+    db.execute<Pick<RawRow<typeof invoiceFiles>, 'kind' | 'file_name' | 'size' | 'created_at'>>(
       sql`select kind, file_name, size, created_at from invoice_files
         where invoice_id = ${invoiceId} and client_id = ${scope.clientId}`,
     ),
