@@ -10,28 +10,12 @@ import {
   type RedReason,
   trimmed,
 } from '@kaipiao/shared';
+import type { RawRow } from '../../db/rows.ts';
+import type { invoiceLines } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/app-error.ts';
 
 /** A blue invoice line as stored (amounts positive, except discount lines). */
-export type BlueLine = {
-  line_no: number;
-  line_kind: number;
-  tax_class_code: string;
-  short_name: string;
-  item_name: string;
-  full_name: string;
-  spec: string;
-  unit: string;
-  quantity: string | null;
-  unit_price: string | null;
-  unit_price_with_tax: string | null;
-  amount: string;
-  tax_rate: string;
-  tax_amount: string;
-  amount_with_tax: string;
-  preferential_code: string;
-  zero_rate_flag: string;
-};
+export type BlueLine = Omit<RawRow<typeof invoiceLines>, 'invoice_id' | 'client_id' | 'goods_id'>;
 
 /** What earlier reds and reserving forms took from one blue line (positive figures). */
 export type Taken = { quantity: Dec; amount: Dec; tax: Dec; withTax: Dec };

@@ -1,6 +1,8 @@
 import type { RedLine } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { RawRow } from '../../db/rows.ts';
+import type { invoices, taxDevices } from '../../db/schema/index.ts';
 import type { FormRow } from './repo.ts';
 
 /**
@@ -9,6 +11,9 @@ import type { FormRow } from './repo.ts';
  * reverses, and the settling of that blue invoice's red status; the devices and businesses the
  * forms and voids look up.
  */
+
+type InvoiceRaw = RawRow<typeof invoices>;
+type DeviceRaw = RawRow<typeof taxDevices>;
 
 /** The red invoice of a form, `issuing`, copied from its blue invoice with the form's lines and totals. */
 export async function insertRedInvoice(
@@ -65,8 +70,10 @@ export async function linkRedInvoice(tx: DbOrTx, formId: number, redId: number):
 export async function redInvoiceStatus(
   tx: DbOrTx,
   redInvoiceId: number | string,
-): Promise<{ status: string } | undefined> {
-  const r = await tx.execute<{ status: string }>(sql`select status from invoices where id = ${redInvoiceId}`);
+): Promise<Pick<InvoiceRaw, 'status'> | undefined> {
+  const r = await tx.execute<Pick<InvoiceRaw, 'status'>>(
+    sql`select status from invoices where id = ${redInvoiceId}`,
+  );
   return r.rows[0];
 }
 
@@ -74,8 +81,8 @@ export async function redInvoiceStatus(
 export async function redInvoiceOf(
   tx: DbOrTx,
   redInvoiceId: number | string,
-): Promise<{ status: string; serial_no: string } | undefined> {
-  const r = await tx.execute<{ status: string; serial_no: string }>(
+): Promise<Pick<InvoiceRaw, 'status' | 'serial_no'> | undefined> {
+  const r = await tx.execute<Pick<InvoiceRaw, 'status' | 'serial_no'>>(
     sql`select status, serial_no from invoices where id = ${redInvoiceId}`,
   );
   return r.rows[0];
@@ -85,8 +92,8 @@ export async function redInvoiceOf(
 export async function originalOfRed(
   db: DbOrTx,
   invoiceId: number,
-): Promise<{ original_invoice_id: number | string | null } | undefined> {
-  const res = await db.execute<{ original_invoice_id: number | string | null }>(
+): Promise<Pick<InvoiceRaw, 'original_invoice_id'> | undefined> {
+  const res = await db.execute<Pick<InvoiceRaw, 'original_invoice_id'>>(
     sql`select original_invoice_id from invoices where id = ${invoiceId} and direction = 'red'`,
   );
   return res.rows[0];
@@ -96,8 +103,8 @@ export async function originalOfRed(
 export async function lockBlueForSettle(
   tx: DbOrTx,
   blueId: number,
-): Promise<{ client_id: number; total_with_tax: string } | undefined> {
-  const res = await tx.execute<{ client_id: number; total_with_tax: string }>(
+): Promise<Pick<InvoiceRaw, 'client_id' | 'total_with_tax'> | undefined> {
+  const res = await tx.execute<Pick<InvoiceRaw, 'client_id' | 'total_with_tax'>>(
     sql`select client_id, total_with_tax from invoices where id = ${blueId} and direction = 'blue' for update`,
   );
   return res.rows[0];
@@ -132,16 +139,21 @@ export async function recordReddened(
 export async function deviceAreaCode(
   tx: DbOrTx,
   deviceId: number,
-): Promise<{ area_code: string } | undefined> {
-  const area = await tx.execute<{ area_code: string }>(
+): Promise<Pick<DeviceRaw, 'area_code'> | undefined> {
+  const area = await tx.execute<Pick<DeviceRaw, 'area_code'>>(
     sql`select area_code from tax_devices where id = ${deviceId}`,
   );
   return area.rows[0];
 }
 
 /** Whether the device is online (undefined when there is no such device). */
-export async function deviceOnline(tx: DbOrTx, deviceId: number): Promise<{ online: boolean } | undefined> {
-  const d = await tx.execute<{ online: boolean }>(sql`select online from tax_devices where id = ${deviceId}`);
+export async function deviceOnline(
+  tx: DbOrTx,
+  deviceId: number,
+): Promise<Pick<DeviceRaw, 'online'> | undefined> {
+  const d = await tx.execute<Pick<DeviceRaw, 'online'>>(
+    sql`select online from tax_devices where id = ${deviceId}`,
+  );
   return d.rows[0];
 }
 

@@ -13,6 +13,8 @@ import {
 } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { LeftJoined, Prefixed, RawRow } from '../../db/rows.ts';
+import type { invoices, redForms } from '../../db/schema/index.ts';
 import { type StoreScope, storeRefused, storeSql } from '../../lib/scope.ts';
 import { isoOf } from '../query/scope.ts';
 import { type BlueLine, NOTHING_TAKEN, type Taken } from './lines.ts';
@@ -32,26 +34,29 @@ function inScope<T extends { store_id: number | string }>(scope: RedScope, row: 
 
 const reserving = sql.raw(`(${RESERVING_RED_STATES.map((s) => `'${s}'`).join(', ')})`);
 
-export type BlueRow = {
-  id: number | string;
-  client_id: number;
-  store_id: number;
-  device_id: number;
-  invoice_type: string;
-  direction: string;
-  status: string;
-  red_status: string;
-  invoice_code: string;
-  invoice_no: string | null;
-  issued_at: Date | string | null;
-  total_amount: string;
-  total_tax: string;
-  total_with_tax: string;
-  buyer_name: string;
-  buyer_tax_code: string;
-  seller_name: string;
-  seller_tax_code: string;
-};
+type InvoiceRaw = RawRow<typeof invoices>;
+
+export type BlueRow = Pick<
+  InvoiceRaw,
+  | 'id'
+  | 'client_id'
+  | 'store_id'
+  | 'device_id'
+  | 'invoice_type'
+  | 'direction'
+  | 'status'
+  | 'red_status'
+  | 'invoice_code'
+  | 'invoice_no'
+  | 'issued_at'
+  | 'total_amount'
+  | 'total_tax'
+  | 'total_with_tax'
+  | 'buyer_name'
+  | 'buyer_tax_code'
+  | 'seller_name'
+  | 'seller_tax_code'
+>;
 
 /** The blue invoice, locked for the rest of the transaction when `lock`; null outside the business, 12003 outside the stores. */
 export async function findBlue(
@@ -188,28 +193,8 @@ export async function insertForm(tx: DbOrTx, f: NewForm): Promise<number> {
   return id;
 }
 
-export type FormRow = {
-  id: number | string;
-  client_id: number;
-  store_id: number;
-  device_id: number;
-  blue_invoice_id: number | string;
-  kind: string;
-  form_no: string;
-  initiator: string;
-  reason: string;
-  full: boolean;
-  state: string;
-  total_amount: string;
-  total_tax: string;
-  total_with_tax: string;
-  lines: RedLine[];
-  remark: string;
-  red_invoice_id: number | string | null;
-  expires_at: Date | string | null;
-  decided_at: Date | string | null;
-  created_at: Date | string;
-};
+/** `select f.*` of a form; its jsonb lines are red lines. */
+export type FormRow = Omit<RawRow<typeof redForms>, 'lines'> & { lines: RedLine[] };
 
 export async function lockForm(tx: DbOrTx, scope: RedScope, formId: number): Promise<FormRow | null> {
   const res = await tx.execute<FormRow>(sql`
@@ -236,27 +221,31 @@ export async function moveForm(
   return (res.rowCount ?? 0) > 0;
 }
 
-type ViewRow = FormRow & {
-  b_invoice_type: string;
-  b_invoice_code: string;
-  b_invoice_no: string | null;
-  b_issued_at: Date | string | null;
-  b_status: string;
-  b_red_status: string;
-  b_total_amount: string;
-  b_total_tax: string;
-  b_total_with_tax: string;
-  b_buyer_name: string;
-  b_buyer_tax_code: string;
-  b_seller_name: string;
-  b_seller_tax_code: string;
-  r_invoice_code: string | null;
-  r_invoice_no: string | null;
-  r_status: string | null;
-  r_issued_at: Date | string | null;
-  r_error_message: string | null;
-  created_by_name: string | null;
-};
+type ViewRow = FormRow &
+  Prefixed<
+    'b_',
+    Pick<
+      InvoiceRaw,
+      | 'invoice_type'
+      | 'invoice_code'
+      | 'invoice_no'
+      | 'issued_at'
+      | 'status'
+      | 'red_status'
+      | 'total_amount'
+      | 'total_tax'
+      | 'total_with_tax'
+      | 'buyer_name'
+      | 'buyer_tax_code'
+      | 'seller_name'
+      | 'seller_tax_code'
+    >
+  > &
+  LeftJoined<
+    Prefixed<'r_', Pick<InvoiceRaw, 'invoice_code' | 'invoice_no' | 'status' | 'issued_at' | 'error_message'>>
+  > & {
+    created_by_name: string | null;
+  };
 
 const VIEW_SELECT = sql`
   select f.*, b.invoice_type as b_invoice_type, b.invoice_code as b_invoice_code, b.invoice_no as b_invoice_no,
