@@ -2,6 +2,7 @@ import { INVOICE_CODE } from '@kaipiao/shared';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error.ts';
 import type {
+  BureauInvoiceRef,
   ChannelFailed,
   ChannelIssueRequest,
   ChannelOutcome,
@@ -10,6 +11,8 @@ import type {
   DeviceQuota,
   DeviceState,
   TaxChannel,
+  VoidOutcome,
+  VoidRequest,
 } from './port.ts';
 
 /**
@@ -27,6 +30,10 @@ import type {
  * - no connection, a reset, a 5xx, an `unknown` answer or one we cannot read → unknown
  *   (`unknown`). Reconciliation asks `querySerial` later; a bureau it cannot reach is `pending`,
  *   never `not_issued` (that would let the clerk issue the same sale twice).
+ * - red-letter work and voids name an invoice by its numbers: the buyer's use is `GET /numbers`
+ *   (unreachable or refused: an AppError, Chinese message); a void is `POST /voids`, whose
+ *   refusal keeps the bureau's code and words and whose lost answer is `unknown` (asking again is
+ *   safe: the bureau answers a repeat with the first void).
  */
 
 /** The bureau's refusal codes (its API documentation) → our envelope codes. */
@@ -75,6 +82,18 @@ const deviceSchema = z.object({
   quotaMonth: z.string(),
   stock: z.record(z.string(), z.number()),
 });
+
+const numbersSchema = z.object({ buyerUsed: z.boolean() });
+const refusedSchema = z.object({
+  result: z.literal('refused'),
+  code: z.string().min(1),
+  message: z.string(),
+});
+const voidAnswerSchema = z.discriminatedUnion('result', [
+  z.object({ result: z.literal('voided'), voidedAt: z.iso.datetime() }),
+  refusedSchema,
+  z.object({ result: z.literal('unknown'), message: z.string().optional() }),
+]);
 
 const unknown = (message: string): ChannelUnknown => ({ status: 'unknown', reason: 'unknown', message });
 const TIMED_OUT: ChannelUnknown = { status: 'unknown', reason: 'timeout', message: '税局响应超时' };
@@ -174,6 +193,54 @@ export class HttpTaxChannel implements TaxChannel {
       checkCode: a.invoice.checkCode,
       issuedAt: new Date(a.invoice.issuedAt),
     };
+  }
+
+  async buyerUsed(q: BureauInvoiceRef): Promise<boolean> {
+    const params = new URLSearchParams({
+      clientId: String(q.clientId),
+      invoiceCode: q.invoiceCode,
+      invoiceNo: q.invoiceNo,
+    });
+    let answer: { status: number; json: unknown };
+    try {
+      answer = await this.call('GET', `/numbers?${params}`);
+    } catch (err) {
+      throw new AppError(INVOICE_CODE.CHANNEL_ERROR, `无法连接税局（${why(err)}）`);
+    }
+    const refused = refusedSchema.safeParse(answer.json);
+    if (answer.status !== 200 && refused.success) {
+      throw new AppError(
+        INVOICE_CODE.CHANNEL_ERROR,
+        `税局返回：${refused.data.message}（${refused.data.code}）`,
+      );
+    }
+    const parsed = answer.status === 200 ? numbersSchema.safeParse(answer.json) : null;
+    if (!parsed?.success) {
+      throw new AppError(INVOICE_CODE.CHANNEL_ERROR, `税局应答无法识别（HTTP ${answer.status}）`);
+    }
+    return parsed.data.buyerUsed;
+  }
+
+  async voidInvoice(q: VoidRequest): Promise<VoidOutcome> {
+    let answer: { status: number; json: unknown };
+    try {
+      answer = await this.call('POST', '/voids', {
+        clientId: q.clientId,
+        deviceId: q.deviceId,
+        invoiceCode: q.invoiceCode,
+        invoiceNo: q.invoiceNo,
+        reason: q.reason,
+      });
+    } catch (err) {
+      return { status: 'unknown', message: isTimeout(err) ? '税局响应超时' : `无法连接税局（${why(err)}）` };
+    }
+    if (answer.status >= 500) return { status: 'unknown', message: `税局服务异常（HTTP ${answer.status}）` };
+    const parsed = voidAnswerSchema.safeParse(answer.json);
+    if (!parsed.success) return { status: 'unknown', message: `税局应答无法识别（HTTP ${answer.status}）` };
+    const a = parsed.data;
+    if (a.result === 'voided') return { status: 'voided', voidedAt: new Date(a.voidedAt) };
+    if (a.result === 'refused') return { status: 'refused', bureauCode: a.code, message: a.message };
+    return { status: 'unknown', message: a.message || '税局返回未知结果' };
   }
 
   /** The bureau's view of the device; null when it does not know it. Unreachable: CHANNEL_ERROR. */

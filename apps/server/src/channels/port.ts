@@ -1,7 +1,8 @@
 /**
  * The tax channel port (architecture.md §1): what issuing asks of the tax bureau, in the bureau's
  * own terms — issue an invoice under a serial, ask what became of a serial, a device's state and
- * its quota and stock. Nothing here knows our database: a 乐企 connection, a vendor's API or a
+ * its quota and stock, and for red-letter work and voids (RedChannel): whether the buyer has used
+ * an invoice, and voiding one. An invoice is named by its numbers, never by our row id. Nothing here knows our database: a 乐企 connection, a vendor's API or a
  * tax-control disc agent implements this interface alone (channels/http.ts does, against a
  * separate bureau process). The outcome is the caller's to record.
  *
@@ -72,8 +73,46 @@ export type DeviceQuota = {
   stock: Record<string, number>;
 };
 
+/** An issued invoice as the bureau knows it: the business and the invoice's numbers. */
+export type BureauInvoiceRef = {
+  clientId: number;
+  /** 发票代码; '' for 数电 invoices */
+  invoiceCode: string;
+  invoiceNo: string;
+};
+
+/** 作废 of a paper invoice, asked of the device that issued it. */
+export type VoidRequest = BureauInvoiceRef & { deviceId: number; reason: string };
+
+/**
+ * What the bureau said to a void:
+ * - `voided`: the invoice is void at the bureau (also the answer to a repeat: voiding is idempotent);
+ * - `refused`: it is not, with the bureau's code and words;
+ * - `unknown`: no answer (time-out, no connection, an answer we cannot read): it may or may not be
+ *   void at the bureau; asking again is safe.
+ */
+export type VoidOutcome =
+  | { status: 'voided'; voidedAt: Date }
+  | { status: 'refused'; bureauCode: string; message: string }
+  | { status: 'unknown'; message: string };
+
+/**
+ * The bureau's side of red-letter forms and voids (domain.md §3), in its terms. The caller keeps
+ * its own records and transactions: nothing here takes a database handle, so the bureau is asked
+ * outside our transactions or while one merely holds a lock.
+ */
+export interface RedChannel {
+  /**
+   * The buyer has confirmed use of (勾选) or booked (入账) the invoice: a 数电 red form then needs
+   * the buyer's confirmation. An unreachable bureau throws (AppError, Chinese message).
+   */
+  buyerUsed(q: BureauInvoiceRef): Promise<boolean>;
+  /** Voids a paper invoice (作废) at the bureau. Never throws: a failure is `unknown`. */
+  voidInvoice(q: VoidRequest): Promise<VoidOutcome>;
+}
+
 /** The tax channel adapter: 数电 platform, tax-control discs, hosted devices. */
-export interface TaxChannel {
+export interface TaxChannel extends RedChannel {
   /**
    * Issues one invoice. Idempotent by serial: asking again for a serial the bureau already issued
    * answers that invoice. A time-out or an answer the bureau cannot give yet is `unknown`

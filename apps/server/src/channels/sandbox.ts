@@ -22,13 +22,17 @@ import {
   makeCheckCode,
 } from './numbers.ts';
 import type {
+  BureauInvoiceRef,
   ChannelFailed,
   ChannelIssueRequest,
   ChannelOutcome,
   ChannelQueryResult,
   DeviceQuota,
   DeviceState,
+  VoidOutcome,
+  VoidRequest,
 } from './port.ts';
+import { SandboxRedChannel } from './red-bureau.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -80,8 +84,9 @@ const RECORD_NOTHING: RecordOutcome = async () => undefined;
  * The sandbox tax channel (architecture.md §1): issues real-format numbers from per-device counters
  * and stock ranges, enforces device state, the per-invoice limit and the monthly quota, and can be
  * made slow or faulty per device through `channel_sandbox_controls` (dev routes). Its own tables
- * (`channel_*`, and the device columns it keeps for the bureau) are its business. It implements the
- * plain port and, sharing our database, the in-database strategies (in-database.ts).
+ * (`channel_*`, `sandbox_invoice_states`, and the device columns it keeps for the bureau) are its
+ * business. It implements the plain port (red-letter work and voids: red-bureau.ts) and, sharing our
+ * database, the in-database strategies (in-database.ts).
  */
 export class SandboxTaxChannel implements InDatabaseChannel {
   readonly inDatabase = true as const;
@@ -90,6 +95,8 @@ export class SandboxTaxChannel implements InDatabaseChannel {
 
   /** durability of the issuing statements (committed without waiting for the WAL flush) */
   private readonly flushWal: () => Promise<void>;
+  /** the port's red-letter and void calls */
+  private readonly red: SandboxRedChannel;
 
   constructor(
     private readonly db: Db,
@@ -97,6 +104,15 @@ export class SandboxTaxChannel implements InDatabaseChannel {
     private readonly controlTtlMs = 1000,
   ) {
     this.flushWal = createWalFlusher(() => this.db.execute(WAL_FLUSH_SQL));
+    this.red = new SandboxRedChannel(db);
+  }
+
+  buyerUsed(q: BureauInvoiceRef): Promise<boolean> {
+    return this.red.buyerUsed(q);
+  }
+
+  voidInvoice(q: VoidRequest): Promise<VoidOutcome> {
+    return this.red.voidInvoice(q);
   }
 
   /** Forget the cached control of a device (the dev routes call this after a change). */

@@ -1,7 +1,7 @@
 import { fixed, invoiceQrText, RED_CONFIRM_HOURS, type RedReason } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import { allocateInvoiceNumbers, makeCheckCode } from '../channels/numbers.ts';
-import { SandboxRedBureau, setBuyerUsed } from '../channels/red-bureau.ts';
+import { redFormNo, setBuyerUsed } from '../channels/red-bureau.ts';
 import type { Db } from '../db/client.ts';
 import { buildRedLines, totalsOf } from '../modules/red-info/lines.ts';
 import { insertRedInvoice } from '../modules/red-info/red-invoice-repo.ts';
@@ -70,7 +70,6 @@ export async function seedDemoRedForms(db: Db, demo: { software: { taxCode: stri
   if (blues.rows.length < PLANS.length) return;
   const clerk = await db.execute<{ id: number }>(sql`select id from users where account = 'kaipiao_clerk'`);
   const userId = clerk.rows[0]?.id ?? null;
-  const bureau = new SandboxRedBureau();
 
   for (const [i, plan] of PLANS.entries()) {
     const b = blues.rows[i]!;
@@ -111,7 +110,7 @@ export async function seedDemoRedForms(db: Db, demo: { software: { taxCode: stri
         remark: '',
         expiresInHours: null,
         createdBy: plan.initiator === 'seller' ? userId : null,
-        formNo: (id) => bureau.formNo({ kind: 'confirm', formId: id, areaCode: b.area_code, at: created }),
+        formNo: (id) => redFormNo({ kind: 'confirm', formId: id, areaCode: b.area_code, at: created }),
       });
       const expires = new Date(created.getTime() + RED_CONFIRM_HOURS * 3600_000);
       await tx.execute(sql`update red_forms set created_at = ${created.toISOString()},

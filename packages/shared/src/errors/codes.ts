@@ -141,6 +141,8 @@ export const RED_CODE = {
   VOID_NOT_ISSUED: 18022,
   VOID_REDDENED: 18023,
   VOID_DEVICE_OFFLINE: 18024,
+  VOID_REFUSED: 18025,
+  VOID_UNKNOWN: 18026,
 } as const;
 
 /** Stores, devices, tax accounts, invoice stock and monthly filing (21001–21099). */

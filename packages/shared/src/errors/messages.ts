@@ -126,6 +126,8 @@ export const ERROR_MESSAGES: Record<number, string> = {
   [RED_CODE.VOID_NOT_ISSUED]: '仅已开具成功的蓝字发票可以作废',
   [RED_CODE.VOID_REDDENED]: '该发票已有红字发票或红字信息表，不能作废',
   [RED_CODE.VOID_DEVICE_OFFLINE]: '开票设备离线时不能作废发票，请检查设备连接后重试',
+  [RED_CODE.VOID_REFUSED]: '税局拒绝作废该发票',
+  [RED_CODE.VOID_UNKNOWN]: '未能确认税局的作废结果，发票仍为已开具，请稍后重新作废',
   [DEVICE_CODE.DEVICE_NOT_FOUND]: '设备不存在或不属于当前企业',
   [DEVICE_CODE.STORE_NOT_FOUND]: '门店不存在或不属于当前企业',
   [DEVICE_CODE.STORE_CODE_TAKEN]: '门店编号已存在，请更换',

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { SandboxRedBureau } from '../../channels/red-bureau.ts';
 import type { IssuedFacts } from '../invoices/hooks.ts';
 import { redDevRoutes } from './dev-routes.ts';
 import { originalOfRed } from './red-invoice-repo.ts';
@@ -25,9 +24,9 @@ async function settleReconciledRed(
 /**
  * Red-letter invoices and voiding (domain.md §3): forms, red invoices through the issuing path,
  * the 72-hour expiry (checked at query time and swept by a job), sandbox counterparty controls.
+ * The bureau's side (the buyer's use, voids) is the tax channel's (app.taxChannel, port.ts RedChannel).
  */
 export const redInfoModule = fp(async (app: FastifyInstance) => {
-  if (!app.hasDecorator('redBureau')) app.decorate('redBureau', new SandboxRedBureau());
   await app.register(redInfoRoutes);
   if (!app.env.isProduction) await app.register(redDevRoutes);
   app.invoiceHooks.add(settleReconciledRed);

@@ -17,7 +17,7 @@ import {
 } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { type DbOrTx, isDigitalType } from '../../channels/numbers.ts';
-import type { RedBureau } from '../../channels/red-bureau.ts';
+import { redFormNo } from '../../channels/red-bureau.ts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/app-error.ts';
 import type { StoresActor } from '../../lib/scope.ts';
@@ -54,13 +54,6 @@ import {
   redInvoiceSums,
   takenByLine,
 } from './repo.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** the bureau's side of red forms and voids (sandbox until a real channel is configured) */
-    redBureau: RedBureau;
-  }
-}
 
 /** Who acts on red forms: the business, the stores reached, the user (null for the sandbox bureau's pushes). */
 export type RedActor = StoresActor;
@@ -105,11 +98,13 @@ export async function blueInfo(
   await expirePending(app.db, scope.clientId);
   const b = await findBlue(app.db, scope, invoiceId);
   assertRedable(b);
+  const kind = redFormKindOf(b.invoice_type);
   const [lines, taken, pending, used] = await Promise.all([
     blueLines(app.db, scope.clientId, invoiceId),
     takenByLine(app.db, scope.clientId, invoiceId),
     pendingFormOf(app.db, scope.clientId, invoiceId),
-    app.redBureau.buyerUsed(app.db, { clientId: scope.clientId, invoiceId }),
+    // only a 数电 确认单 asks: the bureau's answer decides whether the buyer must confirm
+    kind === 'confirm' ? buyerUsed(app, b) : false,
   ]);
   let amount = dec(b.total_amount);
   let tax = dec(b.total_tax);
@@ -117,7 +112,6 @@ export async function blueInfo(
     amount = amount.minus(t.amount);
     tax = tax.minus(t.tax);
   }
-  const kind = redFormKindOf(b.invoice_type);
   return {
     blue: blueView(b),
     kind,
@@ -154,6 +148,15 @@ export async function blueInfo(
   };
 }
 
+/** Whether the buyer has used the (issued) blue invoice, as the bureau says. */
+const buyerUsed = (app: FastifyInstance, b: BlueRow) =>
+  app.taxChannel.buyerUsed({
+    clientId: b.client_id,
+    invoiceCode: b.invoice_code,
+    // Stryker disable next-line StringLiteral: an issued invoice has its number
+    invoiceNo: b.invoice_no ?? '',
+  });
+
 /**
  * Raises a red form (domain.md §3.3) in one transaction that locks the blue invoice: a pending
  * 确认单 locks it against a second form; the red lines are checked against what each line and the
@@ -161,7 +164,8 @@ export async function blueInfo(
  * requests cannot overdraw it. 数电: the seller's form needs no confirmation (01) unless the buyer
  * has used the invoice (02, 72 hours); a buyer's form (inbound, sandbox) waits for us (03).
  * Older 专票: a 信息表 the bureau approves with its number; older 普票: no form (direct).
- * A form that is confirmed at once is issued at once (确认即开票).
+ * A form that is confirmed at once is issued at once (确认即开票). The bureau is asked about the
+ * buyer's use before the transaction, so no lock is held over a call to it.
  */
 export async function applyRed(
   app: FastifyInstance,
@@ -171,6 +175,12 @@ export async function applyRed(
 ): Promise<RedForm> {
   const req = redApplyRequestSchema.parse(input);
   await expirePending(app.db, actor.clientId);
+  const seen = initiator === 'seller' ? await findBlue(app.db, actor, req.invoice_id) : null;
+  // the transaction below checks the invoice again, under its lock
+  const used =
+    seen?.direction === 'blue' && seen.status === 'issued' && redFormKindOf(seen.invoice_type) === 'confirm'
+      ? await buyerUsed(app, seen)
+      : false;
   const formId = await app.db.transaction(async (tx) => {
     const b = await findBlue(tx, actor, req.invoice_id, true);
     assertRedable(b);
@@ -207,10 +217,7 @@ export async function applyRed(
     let state: string;
     if (kind !== 'confirm') state = 'approved';
     else if (initiator === 'buyer') state = '03';
-    else
-      state = (await app.redBureau.buyerUsed(tx, { clientId: actor.clientId, invoiceId: blueId }))
-        ? '02'
-        : '01';
+    else state = used ? '02' : '01';
     const area = await deviceAreaCode(tx, b.device_id);
     return insertForm(tx, {
       clientId: actor.clientId,
@@ -230,7 +237,7 @@ export async function applyRed(
       createdBy: initiator === 'seller' ? actor.userId : null,
       formNo: (id) =>
         // Stryker disable next-line OptionalChaining,StringLiteral: the device row exists (foreign key) and its area_code is NOT NULL
-        app.redBureau.formNo({ kind, formId: id, areaCode: area?.area_code ?? '33', at: new Date() }),
+        redFormNo({ kind, formId: id, areaCode: area?.area_code ?? '33', at: new Date() }),
     });
   });
   const view = await mustView(app, actor, formId);
@@ -412,7 +419,11 @@ export async function settleBlueInDb(db: Db, blueId: number, userId: number | nu
 
 /**
  * 作废 (domain.md §3.1): a blue paper invoice, in its month of issue, with no red invoice or
- * reserving form, while its device is online; the bureau is told in the same transaction.
+ * reserving form, while its device is online. The invoice is checked and locked in our transaction;
+ * the bureau is told while the lock is held (the port takes no handle of ours: its records are its
+ * own) and only its `voided` answer is recorded. So the order is crash-safe: a crash after the
+ * bureau voided leaves ours issued, and voiding again is harmless at the bureau (a repeat answers
+ * voided) and records it; a refusal or no answer changes nothing of ours (18025 / 18026).
  */
 export async function voidInvoice(
   app: FastifyInstance,
@@ -432,11 +443,23 @@ export async function voidInvoice(
     const d = await deviceOnline(tx, b.device_id);
     // Stryker disable next-line OptionalChaining: the device row exists (foreign key)
     if (!d?.online) throw new AppError(RED_CODE.VOID_DEVICE_OFFLINE);
-    await app.redBureau.voidInvoice(tx, {
+    const told = await app.taxChannel.voidInvoice({
       clientId: actor.clientId,
-      invoiceId: q.invoiceId,
+      deviceId: b.device_id,
+      invoiceCode: b.invoice_code,
+      // Stryker disable next-line StringLiteral: an issued invoice has its number
+      invoiceNo: b.invoice_no ?? '',
       reason: q.reason,
     });
+    if (told.status === 'refused') {
+      throw new AppError(RED_CODE.VOID_REFUSED, `作废失败，税局返回：${told.message}（${told.bureauCode}）`);
+    }
+    if (told.status === 'unknown') {
+      throw new AppError(
+        RED_CODE.VOID_UNKNOWN,
+        `未能确认税局的作废结果（${told.message}），发票仍为已开具，请稍后重新作废`,
+      );
+    }
     await transition(tx, {
       id: q.invoiceId,
       from: ['issued'],

@@ -192,6 +192,35 @@ describe('作废: what may be voided', () => {
     await expectVoided(id, await voidAt(id, LATER_IN_MARCH));
   });
 
+  it('the bureau is told first: a void it holds but we never recorded (a crash between) is voided again harmlessly, its first void kept', async () => {
+    const id = await invoice(MARCH);
+    const row = (
+      await t.db.execute<{ invoice_code: string; invoice_no: string }>(
+        sql`select invoice_code, invoice_no from invoices where id = ${id}`,
+      )
+    ).rows[0]!;
+    const ref = { clientId: f.ids.software, invoiceCode: row.invoice_code, invoiceNo: row.invoice_no };
+    const told = await t.app.taxChannel.voidInvoice({ ...ref, deviceId: f.ids.goldenMain, reason: '开错' });
+    expect(told).toMatchObject({ status: 'voided' });
+    expect((await k.blueRow(id)).status).toBe('issued');
+    await expectVoided(id, await voidAt(id, LATER_IN_MARCH));
+    const states = await t.db.execute<{ voided_at: string; void_reason: string }>(
+      sql`select voided_at, void_reason from sandbox_invoice_states where invoice_id = ${id}`,
+    );
+    expect(states.rows.map((r) => [new Date(r.voided_at).getTime(), r.void_reason])).toEqual([
+      [told.status === 'voided' && told.voidedAt.getTime(), '开错'],
+    ]);
+    // an invoice the bureau never issued is refused with its code and words
+    expect(
+      await t.app.taxChannel.voidInvoice({
+        ...ref,
+        invoiceNo: '99999999',
+        deviceId: f.ids.goldenMain,
+        reason: 'x',
+      }),
+    ).toEqual({ status: 'refused', bureauCode: 'E4301', message: '税局无此发票' });
+  });
+
   it('only an issued blue invoice of the selected store: not a voided, failed or red one, not another store’s', async () => {
     const id = await invoice(MARCH);
     await expectVoided(id, await voidAt(id, LATER_IN_MARCH));
