@@ -145,3 +145,20 @@ export const bureauSerial = (bureauUrl: string, clientId: number, serialNo: stri
 /** The bureau's view of a device. */
 export const bureauDevice = (bureauUrl: string, deviceId: number): Promise<any> =>
   bureauCall(bureauUrl, 'GET', `/devices/${deviceId}`);
+
+/** An issued invoice by its numbers at the bureau: `{invoice, buyerUsed, voidedAt, voidReason}`. */
+export const bureauNumbers = (
+  bureauUrl: string,
+  q: { clientId: number; invoiceCode: string; invoiceNo: string },
+): Promise<any> =>
+  bureauCall(
+    bureauUrl,
+    'GET',
+    `/numbers?${new URLSearchParams({ clientId: String(q.clientId), invoiceCode: q.invoiceCode, invoiceNo: q.invoiceNo })}`,
+  );
+
+/** The buyer confirms use of (勾选) or books (入账) an invoice at the bureau, or takes it back. */
+export const bureauBuyerUse = (
+  bureauUrl: string,
+  q: { clientId: number; invoiceCode: string; invoiceNo: string; used: boolean },
+): Promise<any> => bureauCall(bureauUrl, 'POST', '/buyer-use', q);

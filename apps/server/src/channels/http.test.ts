@@ -1,19 +1,22 @@
-import { beijingParts, INVOICE_CODE, invoiceQrText, messageFor } from '@kaipiao/shared';
+import { beijingParts, INVOICE_CODE, invoiceQrText, messageFor, RED_CODE } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BureauProcess,
+  bureauBuyerUse,
   bureauDevice,
+  bureauNumbers,
   bureauSerial,
   registerDevice,
   setFault,
   startBureau,
 } from '../../test/bureau.ts';
 import { type Fixture, invoicingFixture, payload } from '../../test/fixtures/invoices.ts';
+import { type RedKit, redKit } from '../../test/fixtures/red-info.ts';
 import { buildTestApp, call } from '../../test/helper.ts';
 import { invoices } from '../db/schema/index.ts';
 import { UNKNOWN_MESSAGE } from '../modules/invoices/issue/channel-call.ts';
-import { BUREAU_ERRORS } from './bureau/server.ts';
+import { BUREAU_ERRORS, BUREAU_VOID_ERRORS } from './bureau/server.ts';
 import { BUREAU_CODE_TO_OURS, HttpTaxChannel } from './http.ts';
 import { isInDatabase } from './in-database.ts';
 
@@ -21,7 +24,8 @@ import { isInDatabase } from './in-database.ts';
  * The tax channel port spoken over HTTP (issue 19 item 1): the app with KAIPIAO_TAX_CHANNEL_URL
  * issues through channels/http.ts to the sandbox bureau, a process of its own started here
  * (test/bureau.ts). Everything goes through the app's routes: issuing, the bureau's refusals, its
- * faults, time-outs, and the unknown outcome settled by reconciliation.
+ * faults, time-outs, and the unknown outcome settled by reconciliation; red-letter forms steered by
+ * the buyer's use the bureau knows of, and voids the bureau does, refuses or leaves unknown.
  */
 
 /** the app's per-call time-out towards the bureau */
@@ -31,15 +35,21 @@ let bureau: BureauProcess;
 let t: Awaited<ReturnType<typeof buildTestApp>>;
 let f: Fixture;
 /** the sandbox's own records before the tests: the HTTP channel must leave them alone */
-let sandboxBefore: { issues: number; seq: number; stock: number };
+let sandboxBefore: { issues: number; seq: number; stock: number; states: number };
 
 const sandboxState = async () =>
   (
-    await t.db.execute<{ issues: string; seq: string; stock: string }>(sql`
+    await t.db.execute<{ issues: string; seq: string; stock: string; states: string }>(sql`
       select (select count(*) from channel_sandbox_issues) as issues,
         (select coalesce(sum(last_seq), 0) from channel_number_counters) as seq,
-        (select coalesce(sum(next_no), 0) from channel_number_ranges) as stock`)
-  ).rows.map((r) => ({ issues: Number(r.issues), seq: Number(r.seq), stock: Number(r.stock) }))[0]!;
+        (select coalesce(sum(next_no), 0) from channel_number_ranges) as stock,
+        (select count(*) from sandbox_invoice_states) as states`)
+  ).rows.map((r) => ({
+    issues: Number(r.issues),
+    seq: Number(r.seq),
+    stock: Number(r.stock),
+    states: Number(r.states),
+  }))[0]!;
 
 beforeAll(async () => {
   bureau = await startBureau();
@@ -370,6 +380,171 @@ describe('the bureau’s faults', () => {
       await expectBureauNumbers(body.serial_no);
     });
   }
+});
+
+describe('red-letter work and voids through the bureau', () => {
+  let k: RedKit;
+  beforeAll(() => {
+    k = redKit(t, f);
+  });
+
+  /** An invoice issued through the bureau: our id and its numbers, the bureau's key of it. */
+  const issued = async (body: ReturnType<typeof payload>) => {
+    const res = await f.issue(body);
+    expect(res.json.code, res.json.message).toBe(0);
+    const row = await rowOf(body.serial_no);
+    return {
+      id: row.id,
+      ref: { clientId: f.ids.software, invoiceCode: row.invoiceCode, invoiceNo: row.invoiceNo! },
+    };
+  };
+  /** a paper 普票 (007) on the UKey: what may be voided */
+  const paper = () => issued(payload(f.ids.ukey, { invoiceType: '007' }));
+  const REASON = '购买方信息填写错误';
+  const voidIt = (id: number) => k.voidCall({ invoice_id: id, reason: REASON });
+  const voidedEvents = async (id: number) =>
+    (await t.db.execute(sql`select id from invoice_events where invoice_id = ${id} and kind = 'voided'`)).rows
+      .length;
+
+  it('void: the bureau voids the paper invoice, then ours is voided with its event; again is ours to refuse', async () => {
+    const { id, ref } = await paper();
+    expect((await bureauNumbers(bureau.url, ref)).voidedAt).toBeNull();
+    const res = await voidIt(id);
+    expect(res.json, res.json.message).toMatchObject({ code: 0, data: { invoice_id: id, status: 'voided' } });
+    expect((await k.blueRow(id)).status).toBe('voided');
+    expect(await voidedEvents(id)).toBe(1);
+    expect(await bureauNumbers(bureau.url, ref)).toMatchObject({
+      voidedAt: expect.any(String),
+      voidReason: REASON,
+    });
+    expect((await voidIt(id)).json.code).toBe(RED_CODE.VOID_NOT_ISSUED);
+  });
+
+  it('refused by the bureau (the device is offline there): 18025 with its words and code, nothing of ours changed; voided once it is back', async () => {
+    const { id, ref } = await paper();
+    await registerDevice(bureau.url, t.db, f.ids.ukey, { online: false });
+    const before = await k.snapshot(id);
+    const res = await voidIt(id);
+    const e = BUREAU_ERRORS.DEVICE_OFFLINE;
+    expect(res.json).toMatchObject({
+      code: RED_CODE.VOID_REFUSED,
+      message: `作废失败，税局返回：${e.message}（${e.code}）`,
+    });
+    expect(await k.snapshot(id)).toEqual(before);
+    expect(await voidedEvents(id)).toBe(0);
+    expect((await bureauNumbers(bureau.url, ref)).voidedAt).toBeNull();
+
+    await registerDevice(bureau.url, t.db, f.ids.ukey);
+    expect((await voidIt(id)).json.code).toBe(0);
+    expect((await k.blueRow(id)).status).toBe('voided');
+  });
+
+  for (const [how, fault, opts] of [
+    ['the connection is reset', 'down', {}],
+    ['the bureau answers 503', 'down', { httpStatus: 503 }],
+    ['no answer within the time-out', 'lost', {}],
+  ] as const) {
+    it(`bureau down (${how}): 18026 in Chinese, nothing recorded as voided; the repeat voids`, async () => {
+      const { id, ref } = await paper();
+      await setFault(bureau.url, f.ids.ukey, fault, opts);
+      const before = await k.snapshot(id);
+      const res = await voidIt(id);
+      expect(res.json.code).toBe(RED_CODE.VOID_UNKNOWN);
+      expect(res.json.message).toMatch(/^未能确认税局的作废结果（.+），发票仍为已开具，请稍后重新作废$/);
+      expect(await k.snapshot(id)).toEqual(before);
+      expect(await voidedEvents(id)).toBe(0);
+      expect((await bureauNumbers(bureau.url, ref)).voidedAt).toBeNull();
+
+      expect((await voidIt(id)).json.code).toBe(0);
+      expect((await bureauNumbers(bureau.url, ref)).voidedAt).not.toBeNull();
+    });
+  }
+
+  it('the bureau voided but its answer was lost (as if we crashed after telling it): ours stays issued; voiding again records it, the bureau keeps its first void', async () => {
+    const { id, ref } = await paper();
+    await setFault(bureau.url, f.ids.ukey, 'unknown');
+    expect((await voidIt(id)).json.code).toBe(RED_CODE.VOID_UNKNOWN);
+    expect((await k.blueRow(id)).status).toBe('issued');
+    const first = await bureauNumbers(bureau.url, ref);
+    expect(first.voidedAt).not.toBeNull();
+    // told again through the port: the same void
+    expect(await t.app.taxChannel.voidInvoice({ ...ref, deviceId: f.ids.ukey, reason: 'again' })).toEqual({
+      status: 'voided',
+      voidedAt: new Date(first.voidedAt),
+    });
+
+    const res = await voidIt(id);
+    expect(res.json, res.json.message).toMatchObject({ code: 0, data: { status: 'voided' } });
+    expect((await k.blueRow(id)).status).toBe('voided');
+    expect(await voidedEvents(id)).toBe(1);
+    expect(await bureauNumbers(bureau.url, ref)).toMatchObject({
+      voidedAt: first.voidedAt,
+      voidReason: REASON,
+    });
+  });
+
+  it('the bureau’s own void rules: a 数电 invoice, another device’s invoice, an invoice it never issued', async () => {
+    const digital = await issued(payload(f.ids.digital));
+    const { ref } = await paper();
+    const port = t.app.taxChannel;
+    const refused = (e: { code: string; message: string }) => ({
+      status: 'refused',
+      bureauCode: e.code,
+      message: e.message,
+    });
+    expect(await port.voidInvoice({ ...digital.ref, deviceId: f.ids.digital, reason: REASON })).toEqual(
+      refused(BUREAU_VOID_ERRORS.DIGITAL),
+    );
+    expect(await port.voidInvoice({ ...ref, deviceId: f.ids.digital, reason: REASON })).toEqual(
+      refused(BUREAU_VOID_ERRORS.OTHER_DEVICE),
+    );
+    expect(
+      await port.voidInvoice({ ...ref, invoiceNo: '99999999', deviceId: f.ids.ukey, reason: REASON }),
+    ).toEqual(refused(BUREAU_VOID_ERRORS.INVOICE_UNKNOWN));
+    expect((await bureauNumbers(bureau.url, ref)).voidedAt).toBeNull();
+  });
+
+  it('the buyer’s use at the bureau: a 数电 red form then waits for the buyer (02); without it the red is issued at once (01)', async () => {
+    const used = await issued(payload(f.ids.digital));
+    const info = async (id: number) => (await k.red('blue-info', { invoice_id: id })).json.data;
+    expect((await info(used.id)).needs_confirmation).toBe(false);
+    await bureauBuyerUse(bureau.url, { ...used.ref, used: true });
+    expect(await t.app.taxChannel.buyerUsed(used.ref)).toBe(true);
+    expect((await info(used.id)).needs_confirmation).toBe(true);
+    const form = await k.red('apply', { invoice_id: used.id, reason: '01', full: true });
+    expect(form.json, form.json.message).toMatchObject({ code: 0, data: { state: '02', red_invoice: null } });
+    expect((await k.blueRow(used.id)).red_status).toBe('none');
+
+    const fresh = await issued(payload(f.ids.digital));
+    expect(await t.app.taxChannel.buyerUsed(fresh.ref)).toBe(false);
+    const direct = await k.red('apply', { invoice_id: fresh.id, reason: '01', full: true });
+    expect(direct.json, direct.json.message).toMatchObject({
+      code: 0,
+      data: { state: '01', red_invoice: { status: 'issued' } },
+    });
+    // the red invoice is the bureau's too
+    expect(await atBureau(`RF${direct.json.data.form_id}`)).toMatchObject({ state: 'issued' });
+    expect((await k.blueRow(fresh.id)).red_status).toBe('full');
+  });
+
+  it('the buyer’s use cannot be known: an invoice the bureau never issued, or no bureau — CHANNEL_ERROR in Chinese; a void then is unknown', async () => {
+    await expect(
+      t.app.taxChannel.buyerUsed({ clientId: f.ids.software, invoiceCode: '', invoiceNo: '99999999' }),
+    ).rejects.toMatchObject({
+      code: INVOICE_CODE.CHANNEL_ERROR,
+      message: `税局返回：${BUREAU_VOID_ERRORS.INVOICE_UNKNOWN.message}（${BUREAU_VOID_ERRORS.INVOICE_UNKNOWN.code}）`,
+    });
+    const nobody = new HttpTaxChannel('http://127.0.0.1:1', { timeoutMs: 500 });
+    const ref = { clientId: f.ids.software, invoiceCode: '', invoiceNo: '1' };
+    await expect(nobody.buyerUsed(ref)).rejects.toMatchObject({
+      code: INVOICE_CODE.CHANNEL_ERROR,
+      message: expect.stringMatching(/^无法连接税局（.+）$/),
+    });
+    expect(await nobody.voidInvoice({ ...ref, deviceId: f.ids.ukey, reason: REASON })).toEqual({
+      status: 'unknown',
+      message: expect.stringMatching(/^无法连接税局（.+）$/),
+    });
+  });
 });
 
 describe('the bureau process goes away', () => {

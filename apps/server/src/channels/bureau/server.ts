@@ -21,9 +21,16 @@ import { formatDigitalNumber, isDigitalType, makeCheckCode, makeInvoiceCode } fr
  *   invoice already made. Answers `{result:'issued', invoice}`, `{result:'refused', code, message}`
  *   (the bureau's own codes, BUREAU_ERRORS) or `{result:'unknown', message}`.
  * - `GET /invoices/:clientId/:serialNo` `{state: 'issued', invoice} | {state: 'not_issued'} | {state: 'pending'}`.
+ * - `GET /numbers?clientId=&invoiceCode=&invoiceNo=` an issued invoice by its numbers (what a red
+ *   form or a void names): `{invoice, buyerUsed, voidedAt, voidReason}`; 404 E4301 when unknown.
+ * - `POST /buyer-use` `{clientId, invoiceCode, invoiceNo, used}`: the buyer confirms use of (勾选)
+ *   or books (入账) the invoice, or takes that back (the counterparty's side); answers as `/numbers`.
+ * - `POST /voids` `{clientId, deviceId, invoiceCode, invoiceNo, reason}` voids (作废) a paper invoice
+ *   of this month at its device. Idempotent: a repeat answers the first void. Answers
+ *   `{result:'voided', voidedAt}`, `{result:'refused', code, message}` or `{result:'unknown', message}`.
  * - `POST /faults` `{deviceId, fault, count?, code?, message?, visibleAfterMs?, holdMs?, httpStatus?}`:
- *   the device's next `count` issue requests (default 1; null = until cleared with fault `none`)
- *   meet the fault (BureauFault).
+ *   the device's next `count` issue or void requests (default 1; null = until cleared with fault
+ *   `none`) meet the fault (BureauFault).
  * - `POST /reset` forgets everything.
  */
 
@@ -42,17 +49,26 @@ export const BUREAU_ERRORS = {
   BUSY: { code: 'E5001', message: '税局系统繁忙，请稍后重试' },
 } as const;
 
+/** Its refusals of a question about an issued invoice or of a void (作废); device refusals as above. */
+export const BUREAU_VOID_ERRORS = {
+  INVOICE_UNKNOWN: { code: 'E4301', message: '税局无此发票' },
+  DIGITAL: { code: 'E4302', message: '数电发票不能作废，请开具红字发票' },
+  PAST_MONTH: { code: 'E4303', message: '跨月发票不能作废，请开具红字发票' },
+  OTHER_DEVICE: { code: 'E4304', message: '该发票不是此税控设备开具的' },
+} as const;
+
 /**
- * What a fault does to the device's next issue requests:
+ * What a fault does to the device's next issue (or void) requests:
  * - `error`: a bureau error answer (E5001 税局系统繁忙 unless `code` / `message` say otherwise);
- *   nothing is issued.
- * - `slow-issued`: the invoice is issued, but the answer is held until the client hangs up (its
- *   time-out) or `holdMs` passes.
+ *   nothing is issued (voided).
+ * - `slow-issued`: the invoice is issued (voided), but the answer is held until the client hangs up
+ *   (its time-out) or `holdMs` passes.
  * - `lost`: the request is held until the client hangs up (or `holdMs` passes, then the connection
- *   is dropped); nothing is issued.
- * - `unknown`: the invoice is issued (or refused) and the answer is "unknown result"; an issued
- *   invoice becomes visible to query-by-serial after `visibleAfterMs` (pending until then).
- * - `down`: the connection is reset (or, with `httpStatus`, that 5xx answer); nothing is issued.
+ *   is dropped); nothing is issued (voided).
+ * - `unknown`: the invoice is issued or voided (or refused) and the answer is "unknown result"; an
+ *   issued invoice becomes visible to query-by-serial after `visibleAfterMs` (pending until then).
+ * - `down`: the connection is reset (or, with `httpStatus`, that 5xx answer); nothing is issued
+ *   (voided).
  * - `none`: clears the device's fault.
  */
 export const BUREAU_FAULTS = ['none', 'error', 'slow-issued', 'lost', 'unknown', 'down'] as const;
@@ -117,7 +133,22 @@ type Fault = {
   holdMs: number;
   httpStatus?: number;
 };
-type Stored = BureauInvoice & { visibleAt: number };
+export type VoidInput = {
+  clientId: number;
+  deviceId: number;
+  invoiceCode: string;
+  invoiceNo: string;
+  reason: string;
+};
+
+type Stored = BureauInvoice & {
+  visibleAt: number;
+  /** the buyer has used (勾选/入账) the invoice */
+  buyerUsed: boolean;
+  voidedAt: string | null;
+  voidReason: string;
+};
+type Voided = { result: 'voided'; voidedAt: string };
 type Refusal = { result: 'refused'; code: string; message: string };
 type Unknown = { result: 'unknown'; message: string };
 const UNKNOWN: Unknown = { result: 'unknown', message: '开票结果未知，请稍后按流水号查询' };
@@ -150,6 +181,8 @@ const amount = (v: unknown, what: string) => need(typeof v === 'string' && AMOUN
 export class Bureau {
   private devices = new Map<number, Device>();
   private invoices = new Map<string, Stored>();
+  /** `clientId:invoiceCode:invoiceNo` → the invoice (the same object as in `invoices`) */
+  private byNumber = new Map<string, Stored>();
   private faults = new Map<number, Fault>();
   /** each stock requisition gets a batch number of its own (its 发票代码) */
   private batch = 500;
@@ -157,6 +190,7 @@ export class Bureau {
   reset(): void {
     this.devices.clear();
     this.invoices.clear();
+    this.byNumber.clear();
     this.faults.clear();
   }
 
@@ -311,8 +345,12 @@ export class Bureau {
       totalWithTax: req.totalWithTax,
       issuedAt: now.toISOString(),
       visibleAt: now.getTime() + visibleAfterMs,
+      buyerUsed: false,
+      voidedAt: null,
+      voidReason: '',
     };
     this.invoices.set(key, invoice);
+    this.byNumber.set(numberKey(invoice), invoice);
     return { result: 'issued', invoice };
   }
 
@@ -322,9 +360,65 @@ export class Bureau {
     if (inv.visibleAt > Date.now()) return { state: 'pending' as const };
     return { state: 'issued' as const, invoice: publicInvoice(inv) };
   }
+
+  /** An issued invoice by its numbers, once query-by-serial could show it; null when unknown. */
+  byNumbers(q: { clientId: number; invoiceCode: string; invoiceNo: string }): Stored | null {
+    const inv = this.byNumber.get(numberKey(q));
+    return inv && inv.visibleAt <= Date.now() ? inv : null;
+  }
+
+  /** The buyer's use of an invoice (the counterparty's side). */
+  setBuyerUsed(q: {
+    clientId: number;
+    invoiceCode: string;
+    invoiceNo: string;
+    used: boolean;
+  }): Stored | null {
+    const inv = this.byNumbers(q);
+    if (inv) inv.buyerUsed = q.used;
+    return inv;
+  }
+
+  /** 作废: a paper invoice of this Beijing month at the device that issued it; a repeat answers the first. */
+  voidInvoice(req: VoidInput): Voided | Refusal {
+    const refuse = (e: { code: string; message: string }): Refusal => ({ result: 'refused', ...e });
+    const inv = this.byNumbers(req);
+    if (!inv) return refuse(BUREAU_VOID_ERRORS.INVOICE_UNKNOWN);
+    if (inv.voidedAt !== null) return { result: 'voided', voidedAt: inv.voidedAt };
+    if (inv.deviceId !== req.deviceId) return refuse(BUREAU_VOID_ERRORS.OTHER_DEVICE);
+    const d = this.devices.get(req.deviceId);
+    if (!d) return refuse(BUREAU_ERRORS.DEVICE_UNKNOWN);
+    if (!d.active) return refuse(BUREAU_ERRORS.DEVICE_CANCELLED);
+    if (!d.online) return refuse(BUREAU_ERRORS.DEVICE_OFFLINE);
+    if (d.locked) return refuse(BUREAU_ERRORS.DEVICE_LOCKED);
+    if (isDigitalType(inv.invoiceType)) return refuse(BUREAU_VOID_ERRORS.DIGITAL);
+    const now = new Date();
+    if (beijingMonth(new Date(inv.issuedAt)) !== beijingMonth(now))
+      return refuse(BUREAU_VOID_ERRORS.PAST_MONTH);
+    inv.voidedAt = now.toISOString();
+    inv.voidReason = req.reason;
+    return { result: 'voided', voidedAt: inv.voidedAt };
+  }
 }
 
-const publicInvoice = ({ visibleAt: _, ...inv }: Stored): BureauInvoice => inv;
+const numberKey = (q: { clientId: number; invoiceCode: string; invoiceNo: string }) =>
+  `${q.clientId}:${q.invoiceCode}:${q.invoiceNo}`;
+
+const publicInvoice = ({
+  visibleAt: _v,
+  buyerUsed: _b,
+  voidedAt: _d,
+  voidReason: _r,
+  ...inv
+}: Stored): BureauInvoice => inv;
+
+/** What `/numbers` and `/buyer-use` answer of an invoice. */
+const numbersView = (inv: Stored) => ({
+  invoice: publicInvoice(inv),
+  buyerUsed: inv.buyerUsed,
+  voidedAt: inv.voidedAt,
+  voidReason: inv.voidReason,
+});
 
 /** An issue's answer as sent: the invoice without the bureau's own bookkeeping. */
 const wire = (a: ReturnType<Bureau['issue']>) =>
@@ -342,6 +436,23 @@ function parseIssue(body: Record<string, unknown>): IssueInput {
     invoiceType: str(body.invoiceType, 'invoiceType'),
     totalAmount: amount(body.totalAmount, 'totalAmount'),
     totalWithTax: amount(body.totalWithTax, 'totalWithTax'),
+  };
+}
+
+/** An invoice's numbers: `invoiceCode` may be '' (数电). */
+function parseNumbers(body: Record<string, unknown>) {
+  return {
+    clientId: int(body.clientId, 'clientId'),
+    invoiceCode: need(typeof body.invoiceCode === 'string', body.invoiceCode as string, 'invoiceCode'),
+    invoiceNo: str(body.invoiceNo, 'invoiceNo'),
+  };
+}
+
+function parseVoid(body: Record<string, unknown>): VoidInput {
+  return {
+    ...parseNumbers(body),
+    deviceId: int(body.deviceId, 'deviceId'),
+    reason: str(body.reason, 'reason'),
   };
 }
 
@@ -377,6 +488,43 @@ const holdUntilHangUp = (res: http.ServerResponse, ms: number) =>
     };
     res.once('close', onClose);
   });
+
+/** A void request under the device's fault, as an issue request (postInvoice) would be. */
+async function postVoid(bureau: Bureau, req: VoidInput, res: http.ServerResponse): Promise<void> {
+  const fault = bureau.takeFault(req.deviceId);
+  switch (fault?.fault) {
+    case 'down':
+      if (fault.httpStatus) {
+        res.writeHead(fault.httpStatus, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end('Service Unavailable');
+      } else {
+        res.socket?.destroy();
+      }
+      return;
+    case 'lost':
+      if (!(await holdUntilHangUp(res, fault.holdMs))) res.socket?.destroy();
+      return;
+    case 'error':
+      send(res, 200, {
+        result: 'refused',
+        code: fault.code ?? BUREAU_ERRORS.BUSY.code,
+        message: fault.message ?? BUREAU_ERRORS.BUSY.message,
+      });
+      return;
+    case 'unknown':
+      bureau.voidInvoice(req);
+      send(res, 200, { result: 'unknown', message: fault.message ?? '作废结果未知，请稍后重试' });
+      return;
+    case 'slow-issued': {
+      const answer = bureau.voidInvoice(req);
+      if (await holdUntilHangUp(res, fault.holdMs)) return;
+      send(res, 200, answer);
+      return;
+    }
+    default:
+      send(res, 200, bureau.voidInvoice(req));
+  }
+}
 
 async function postInvoice(bureau: Bureau, req: IssueInput, res: http.ServerResponse): Promise<void> {
   const fault = bureau.takeFault(req.deviceId);
@@ -424,6 +572,28 @@ export function createBureauServer(bureau = new Bureau()): http.Server {
       try {
         if (method === 'POST' && url.pathname === '/invoices') {
           return await postInvoice(bureau, parseIssue(await readJson(req)), res);
+        }
+        if (method === 'POST' && url.pathname === '/voids') {
+          return await postVoid(bureau, parseVoid(await readJson(req)), res);
+        }
+        if (url.pathname === '/numbers' || url.pathname === '/buyer-use') {
+          let inv: Stored | null = null;
+          if (method === 'GET' && url.pathname === '/numbers') {
+            const q = Object.fromEntries(url.searchParams);
+            inv = bureau.byNumbers(parseNumbers({ ...q, clientId: Number(q.clientId) }));
+          } else if (method === 'POST' && url.pathname === '/buyer-use') {
+            const body = await readJson(req);
+            inv = bureau.setBuyerUsed({ ...parseNumbers(body), used: bool(body.used, 'used') });
+          } else {
+            return send(res, 405, {
+              result: 'refused',
+              code: 'E4050',
+              message: `${method} ${url.pathname} 不支持`,
+            });
+          }
+          return inv
+            ? send(res, 200, numbersView(inv))
+            : send(res, 404, { result: 'refused', ...BUREAU_VOID_ERRORS.INVOICE_UNKNOWN });
         }
         if (method === 'GET' && parts[0] === 'invoices' && parts.length === 3) {
           return send(res, 200, bureau.query(int(Number(parts[1]), 'clientId'), parts[2]!));
