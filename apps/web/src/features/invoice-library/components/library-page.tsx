@@ -102,6 +102,7 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
       title: '发票号码',
       dataIndex: 'invoice_no',
       width: 200,
+      className: 'kp-num',
       fieldProps: { placeholder: '完整号码或后几位', maxLength: 20 },
       render: (_, r) => (
         <Space direction="vertical" size={0}>
@@ -123,6 +124,9 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
       valueEnum: Object.fromEntries(Object.entries(INVOICE_TYPES).map(([k, v]) => [k, { text: v }])),
       fieldProps: { mode: 'multiple', maxTagCount: 'responsive' },
       width: 190,
+      // issue 24 item 1: at 1280–1599 px the key columns fit without scrolling; the kind, the
+      // amount before tax, the tax and the store are in the detail drawer
+      responsive: ['xxl'],
       render: (_, r) => (
         <Space size={4} wrap>
           <span>{r.invoice_type_name}</span>
@@ -134,16 +138,18 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
       title: '购买方',
       dataIndex: 'buyer',
       fieldProps: { placeholder: '购方名称（模糊）或税号' },
-      width: 260,
+      // the column that takes the room left; a long name ends in … and shows in full on hover
       render: (_, r) => (
-        <Space direction="vertical" size={0} style={{ maxWidth: 260 }}>
-          <Typography.Text ellipsis={{ tooltip: r.buyer_name }}>{r.buyer_name}</Typography.Text>
+        <>
+          <Typography.Text ellipsis={{ tooltip: r.buyer_name }} style={{ display: 'block' }}>
+            {r.buyer_name}
+          </Typography.Text>
           {r.buyer_tax_code && (
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <Typography.Text type="secondary" className="kp-num" style={{ display: 'block', fontSize: 12 }}>
               {r.buyer_tax_code}
             </Typography.Text>
           )}
-        </Space>
+        </>
       ),
     },
     {
@@ -158,6 +164,8 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
       hideInSearch: true,
       align: 'right',
       width: 120,
+      className: 'kp-num',
+      responsive: ['xxl'],
       render: (_, r) => amountCell(r.total_amount),
     },
     {
@@ -165,7 +173,9 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
       dataIndex: 'total_tax',
       hideInSearch: true,
       align: 'right',
-      width: 100,
+      width: 110,
+      className: 'kp-num',
+      responsive: ['xxl'],
       render: (_, r) => amountCell(r.total_tax),
     },
     {
@@ -174,6 +184,7 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
       hideInSearch: true,
       align: 'right',
       width: 130,
+      className: 'kp-num',
       render: (_, r) => <Typography.Text strong>{amountCell(r.total_with_tax)}</Typography.Text>,
     },
     {
@@ -204,13 +215,17 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
         options: (stores.data ?? []).map((s) => ({ label: s.name, value: s.client_store_id })),
       },
       width: 120,
+      ellipsis: true,
+      // one store's own list names that store on every row: shown at 1600 px and wider
+      responsive: summary ? undefined : ['xxl'],
       render: (_, r) => r.store_name || '—',
     },
     {
       title: '开票时间',
       dataIndex: 'issued_at',
       hideInSearch: true,
-      width: 150,
+      width: 170,
+      className: 'kp-num',
       render: (_, r) =>
         r.issued_at ? (
           beijingTime(r.issued_at)
@@ -241,7 +256,7 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
         cardBordered
         headerTitle={hotel ? '发票明细（酒店）' : '发票明细'}
         tooltip="按开票时间从新到旧；开具中、失败的发票按提交时间排列"
-        scroll={{ x: 1400 }}
+        scroll={{ x: 900 }}
         search={{
           labelWidth: 'auto',
           defaultCollapsed: false,
