@@ -82,6 +82,27 @@ describe('first-screen read caches', () => {
     expect((await get(one.app, '/v3/system/public-notice')).data).toEqual(first);
   });
 
+  it('the sandbox control /v3/dev/notice-unread shows the notice again at once, in both processes', async () => {
+    const notice = async (app: App) => (await get(app, '/v3/system/public-notice', f.clerk)).data;
+    const shown = await notice(one.app);
+    if (shown)
+      await call(one.app, 'POST', '/v3/system/read-notice', { token: f.clerk, body: { id: shown.id } });
+    await expect
+      .poll(async () => (await notice(two.app))?.title ?? null, poll)
+      .not.toBe('开票台商户版升级公告');
+    const again = await call(one.app, 'POST', '/v3/dev/notice-unread', {
+      body: { account: DEMO.clerk.account },
+    });
+    expect(again.json.code).toBe(0);
+    expect(await notice(one.app)).toMatchObject({ title: '开票台商户版升级公告' });
+    await expect.poll(async () => (await notice(two.app))?.title, poll).toBe('开票台商户版升级公告');
+    // an account that does not exist: refused in Chinese, nothing changed
+    const unknown = await call(one.app, 'POST', '/v3/dev/notice-unread', {
+      body: { account: 'nobody_here' },
+    });
+    expect(unknown.json.message).toBe('账号不存在');
+  });
+
   it('check-tax and get-tax-equipment: a device going offline is seen at once, and by the other process', async () => {
     const id = f.ids.ukey;
     for (const app of [one.app, two.app]) {

@@ -156,6 +156,9 @@ export const devQrConfirmBodySchema = z.object({
 });
 export const devQrConfirmResponseSchema = z.object({ status: z.enum(['scanned', 'confirmed']) });
 
+/** the demo and the tests show the public notice to an account again (it has read it) */
+export const devNoticeUnreadBodySchema = z.object({ account: text().trim().min(1).max(64) });
+
 export const devSsoIssueBodySchema = z.object({
   account: text().trim().min(1).max(64),
   kind: z.enum(['ticket', 'token']).default('ticket'),

@@ -1,11 +1,13 @@
 import {
   CODE,
+  devNoticeUnreadBodySchema,
   devQrConfirmBodySchema,
   devQrConfirmResponseSchema,
   devSsoIssueBodySchema,
   devSsoIssueResponseSchema,
   devWecomIssueCodeBodySchema,
   devWecomIssueCodeResponseSchema,
+  okSchema,
 } from '@kaipiao/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client.ts';
@@ -14,6 +16,7 @@ import { ok, reply200 } from '../../lib/envelope.ts';
 import { issueSandboxCredential } from '../../providers/sign-on.ts';
 import { issueSandboxWecomCode } from '../../providers/wecom.ts';
 import { advanceQrLogin } from '../auth/qr-login.ts';
+import { forgetNoticeReads } from '../system/repo.ts';
 import { findAccount } from './repo.ts';
 
 const PUBLIC = { auth: 'public' } as const;
@@ -38,6 +41,18 @@ export const devControls: FastifyPluginAsyncZod = async (app) => {
     async (req) => {
       const userId = await accountId(app.db, req.body.account);
       return ok(await advanceQrLogin(app.db, req.body.qr_id, userId, req.body.step));
+    },
+  );
+
+  // the public notice shows again to an account that read it (what a new notice would do)
+  app.post(
+    '/v3/dev/notice-unread',
+    { config: PUBLIC, schema: { body: devNoticeUnreadBodySchema, response: reply200(okSchema) } },
+    async (req) => {
+      const userId = await accountId(app.db, req.body.account);
+      await forgetNoticeReads(app.db, userId);
+      await app.invalidate({ users: [userId] });
+      return ok(null);
     },
   );
 

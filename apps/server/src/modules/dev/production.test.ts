@@ -21,6 +21,7 @@ describe('sandbox controls when NODE_ENV=production', () => {
   it.each([
     ['GET', '/v3/dev/outbox'],
     ['POST', '/v3/dev/qr-confirm'],
+    ['POST', '/v3/dev/notice-unread'],
     ['POST', '/v3/dev/sso/issue'],
     ['POST', '/v3/dev/wecom/issue-code'],
     ['GET', '/sandbox/qr-login?qr_id=x'],

@@ -25,3 +25,8 @@ export async function findUnreadNotice(db: Db, userId: number) {
 export async function markNoticeRead(db: Db, noticeId: number, userId: number) {
   await db.insert(noticeReads).values({ noticeId, userId }).onConflictDoNothing();
 }
+
+/** Sandbox control: the user has read no notice (the demo and the tests show it again). */
+export async function forgetNoticeReads(db: Db, userId: number) {
+  await db.delete(noticeReads).where(eq(noticeReads.userId, userId));
+}
