@@ -32,25 +32,26 @@ export type DocParty = {
   bankAccount: string;
 };
 
-export type DocLine = {
-  /** 0 normal, 1 discount line, 2 discounted line */
-  lineKind: number;
-  taxClassCode: string;
-  /** printed 项目名称 `*简称*名称` */
-  name: string;
-  spec: string;
-  unit: string;
-  quantity: string | null;
-  /** tax-exclusive unit price (数电 prints 不含税单价) */
-  unitPrice: string | null;
-  amount: string;
-  /** "0.06" */
-  taxRate: string;
-  taxAmount: string;
-  /** '' | '0' 出口零税率 | '1' 免税 | '2' 不征税 | '3' 普通零税率 */
-  zeroRateFlag: string;
-  preferentialCode: string;
-};
+/**
+ * A printed line: the stored line's columns (invoice_lines: `lineKind` 0 normal, 1 discount line,
+ * 2 discounted line; `unitPrice` tax-exclusive, as 数电 prints 不含税单价; `taxRate` "0.06";
+ * `zeroRateFlag` '' | '0' 出口零税率 | '1' 免税 | '2' 不征税 | '3' 普通零税率) and the printed
+ * 项目名称 `*简称*名称` as `name`.
+ */
+export type DocLine = Pick<
+  typeof invoiceLines.$inferSelect,
+  | 'lineKind'
+  | 'taxClassCode'
+  | 'spec'
+  | 'unit'
+  | 'quantity'
+  | 'unitPrice'
+  | 'amount'
+  | 'taxRate'
+  | 'taxAmount'
+  | 'zeroRateFlag'
+  | 'preferentialCode'
+> & { name: string };
 
 export type BuildingService = z.infer<typeof buildingServiceSchema>;
 export type GoodsTransport = z.infer<typeof goodsTransportSchema>;

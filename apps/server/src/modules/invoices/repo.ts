@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { BlueInvoiceRequest, IssueResult } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { RawRow } from '../../db/rows.ts';
+import type { invoices } from '../../db/schema/index.ts';
 import type { StoredLine } from './validate.ts';
 
 /** Sorted key lists by object shape, and quoted keys: payloads of one schema repeat both. */
@@ -69,17 +71,21 @@ export function requestHash(req: BlueInvoiceRequest): string {
   return createHash('sha256').update(canonical(rest)).digest('hex');
 }
 
-export type InvoiceResultRow = {
-  id: number | string;
-  serial_no: string;
-  status: IssueResult['status'];
-  invoice_type: string;
-  invoice_code: string;
-  invoice_no: string | null;
-  issued_at: Date | string | null;
-  total_with_tax: string;
-  error_message: string | null;
-};
+type InvoiceRaw = RawRow<typeof invoices>;
+
+export type InvoiceResultRow = Pick<
+  InvoiceRaw,
+  | 'id'
+  | 'serial_no'
+  | 'invoice_type'
+  | 'invoice_code'
+  | 'invoice_no'
+  | 'issued_at'
+  | 'total_with_tax'
+  | 'error_message'
+> & { status: IssueResult['status'] };
+
+type FoundResultRow = InvoiceResultRow & Pick<InvoiceRaw, 'request_hash' | 'store_id'>;
 
 export function toIssueResult(r: InvoiceResultRow): IssueResult {
   return {
@@ -128,11 +134,11 @@ export type IssueContext = {
 export async function findResult(
   db: DbOrTx,
   q: { clientId: number; serialNo?: string; id?: number },
-): Promise<(InvoiceResultRow & { request_hash: string; store_id: number }) | null> {
+): Promise<FoundResultRow | null> {
   // Stryker disable next-line StringLiteral: every caller passes an id or a serial; the fallback only satisfies the type
   const serialNo = q.serialNo ?? '';
   const where = q.id !== undefined ? sql`i.id = ${q.id}` : sql`i.serial_no = ${serialNo}`;
-  const res = await db.execute<InvoiceResultRow & { request_hash: string; store_id: number }>(sql`
+  const res = await db.execute<FoundResultRow>(sql`
     select ${RESULT_COLUMNS}, i.request_hash, i.store_id from invoices i
     where i.client_id = ${q.clientId} and ${where}`);
   return res.rows[0] ?? null;
@@ -157,7 +163,7 @@ export type NewInvoice = {
 
 /** The business of an invoice (the issued hooks after reconciliation, which know only its id). */
 export async function clientOfInvoice(db: DbOrTx, invoiceId: number): Promise<number | undefined> {
-  const res = await db.execute<{ client_id: number }>(
+  const res = await db.execute<Pick<InvoiceRaw, 'client_id'>>(
     sql`select client_id from invoices where id = ${invoiceId}`,
   );
   return res.rows[0]?.client_id;

@@ -14,29 +14,13 @@ import {
   ratesFor,
   type SmallScaleReason,
 } from '@kaipiao/shared';
+import type { invoiceLines } from '../../db/schema/index.ts';
 
 export type FieldIssue = { field: string; message: string };
 
 /** A line as stored (invoice_lines), amounts as submitted once they pass the bureau's tolerances. */
-export type StoredLine = {
-  lineNo: number;
+export type StoredLine = Omit<typeof invoiceLines.$inferSelect, 'invoiceId' | 'clientId' | 'lineKind'> & {
   lineKind: 0 | 1 | 2;
-  goodsId: number | null;
-  taxClassCode: string;
-  shortName: string;
-  itemName: string;
-  fullName: string;
-  spec: string;
-  unit: string;
-  quantity: string | null;
-  unitPrice: string | null;
-  unitPriceWithTax: string | null;
-  amount: string;
-  taxRate: string;
-  taxAmount: string;
-  amountWithTax: string;
-  preferentialCode: string;
-  zeroRateFlag: string;
 };
 
 /** Line limits per kind: the shared `maxInvoiceLines` (INVOICE_LINE_LIMITS), which batches split by. */

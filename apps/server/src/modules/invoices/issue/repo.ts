@@ -3,6 +3,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { IssuedSql } from '../../../channels/in-database.ts';
 import type { DbOrTx } from '../../../channels/numbers.ts';
 import type { Db } from '../../../db/client.ts';
+import type { RawRow } from '../../../db/rows.ts';
+import type { invoices } from '../../../db/schema/index.ts';
 import { executePrepared } from '../../../lib/prepared.ts';
 import type { IssueContext, NewInvoice } from '../repo.ts';
 import { eligibleSql, storeMayUseDeviceSql } from './eligibility-sql.ts';
@@ -337,15 +339,10 @@ export function recordIssuedSql(c: {
   };
 }
 
-export type UnsettledRow = {
-  id: number | string;
-  client_id: number;
-  serial_no: string;
-  status: string;
-  invoice_type: string;
-  total_amount: string;
-  total_with_tax: string;
-};
+export type UnsettledRow = Pick<
+  RawRow<typeof invoices>,
+  'id' | 'client_id' | 'serial_no' | 'status' | 'invoice_type' | 'total_amount' | 'total_with_tax'
+>;
 
 /** Invoices whose outcome is not known: `unknown`, or `issuing` untouched for `staleMs`. */
 export async function unsettledInvoices(
