@@ -1,6 +1,8 @@
 import { beijingInstant, beijingParts } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import type { RawRow } from '../db/rows.ts';
+import type { taxDevices } from '../db/schema/index.ts';
 import { FILING_KINDS, filingClock, isLiable } from '../modules/devices/filing.ts';
 
 /**
@@ -25,7 +27,7 @@ export async function seedDemoFilings(
           where client_id in (select id from clients where tax_code = any(${taxCodes}::text[]))
             and issued_at is not null group by device_id) h
     where d.id = h.device_id and h.first_at < d.created_at`);
-  const devices = await db.execute<{ id: number; client_id: number; created_at: string | Date }>(sql`
+  const devices = await db.execute<Pick<RawRow<typeof taxDevices>, 'id' | 'client_id' | 'created_at'>>(sql`
     select d.id, d.client_id, d.created_at from tax_devices d
     join clients c on c.id = d.client_id and c.tax_code = any(${taxCodes}::text[])
     where d.status = 'active' and d.kind = any(${`{${FILING_KINDS.join(',')}}`}::text[])

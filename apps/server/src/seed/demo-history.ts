@@ -12,7 +12,16 @@ import {
 import { eq, inArray, sql } from 'drizzle-orm';
 import { allocateInvoiceNumbers, type DbOrTx, isDigitalType, makeCheckCode } from '../channels/numbers.ts';
 import type { Db } from '../db/client.ts';
-import { clientStores, clients, deviceStores, taxDevices, users } from '../db/schema/index.ts';
+import type { RawRow } from '../db/rows.ts';
+import {
+  clientStores,
+  clients,
+  deviceStores,
+  type invoiceLines,
+  type invoices,
+  taxDevices,
+  users,
+} from '../db/schema/index.ts';
 import { BEIJING_TZ } from '../lib/beijing-sql.ts';
 
 /**
@@ -205,16 +214,11 @@ const HOTEL_ITEMS = {
   parking: { name: '停车费', code: '3040502020200000000', short: '不动产经营租赁', unit: '次', rate: '0.05' },
 } as const;
 
-type Line = {
-  item: Item;
-  quantity: string | null;
-  price: string | null;
-  amount: string;
-  taxAmount: string;
-  amountWithTax: string;
-  unitPrice: string | null;
-  unitPriceWithTax: string | null;
-};
+/** A line to store (its figures as invoice_lines keeps them), its item and the entered price. */
+type Line = Pick<
+  typeof invoiceLines.$inferSelect,
+  'quantity' | 'amount' | 'taxAmount' | 'amountWithTax' | 'unitPrice' | 'unitPriceWithTax'
+> & { item: Item; price: string | null };
 
 function line(
   item: Item,
@@ -610,7 +614,7 @@ async function insertHistory(tx: DbOrTx, ctx: Ctx, drafts: Draft[]) {
     cols.created_by.push(d.userId);
   }
   const arr = (v: unknown[]) => JSON.stringify(v);
-  const inserted = await tx.execute<{ id: number; serial_no: string }>(sql`
+  const inserted = await tx.execute<Pick<RawRow<typeof invoices>, 'id' | 'serial_no'>>(sql`
     insert into invoices (client_id, store_id, device_id, serial_no, request_hash, source, invoice_type, direction,
       status, red_status, invoice_code, invoice_no, check_code, issued_at, created_at, updated_at,
       buyer_title_type, buyer_name, buyer_tax_code, buyer_email, buyer_address, buyer_phone,

@@ -1,30 +1,11 @@
 import type { BatchProgress, BatchRow, BatchRowStatus, BatchStatus } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { RawRow } from '../../db/rows.ts';
+import type { batches, batchRows } from '../../db/schema/index.ts';
 
-export type BatchRecord = {
-  id: number;
-  client_id: number;
-  store_id: number;
-  device_id: number;
-  invoice_type: string;
-  file_name: string;
-  file_sha256: string;
-  status: BatchStatus;
-  pause_reason: string;
-  send_email: boolean;
-  source_count: number;
-  invoice_count: number;
-  line_count: number;
-  split_sources: number;
-  total_amount: string;
-  total_tax: string;
-  total_with_tax: string;
-  created_by: number | null;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-};
+/** `select * from batches` (its timestamps are text, as a raw execute returns them). */
+export type BatchRecord = Omit<RawRow<typeof batches>, 'status'> & { status: BatchStatus };
 
 export async function findBatch(db: DbOrTx, clientId: number, id: number): Promise<BatchRecord | null> {
   const res = await db.execute<BatchRecord>(
@@ -226,26 +207,26 @@ export async function rowCountsMany(db: DbOrTx, ids: readonly number[]): Promise
   return out;
 }
 
-type RowRecord = {
-  seq: number;
-  source_serial: string;
-  source_row: number;
-  part_no: number;
-  part_count: number;
-  serial_no: string;
-  invoice_type: string;
-  buyer_name: string;
-  line_count: number;
-  total_amount: string;
-  total_with_tax: string;
-  status: BatchRowStatus;
-  attempts: number;
-  invoice_id: number | string | null;
-  invoice_code: string;
-  invoice_no: string | null;
-  issued_at: Date | string | null;
-  error_message: string | null;
-};
+type RowRecord = Pick<
+  RawRow<typeof batchRows>,
+  | 'seq'
+  | 'source_serial'
+  | 'source_row'
+  | 'part_no'
+  | 'part_count'
+  | 'serial_no'
+  | 'invoice_type'
+  | 'buyer_name'
+  | 'line_count'
+  | 'total_amount'
+  | 'total_with_tax'
+  | 'attempts'
+  | 'invoice_id'
+  | 'invoice_code'
+  | 'invoice_no'
+  | 'issued_at'
+  | 'error_message'
+> & { status: BatchRowStatus };
 
 export function toBatchRow(r: RowRecord): BatchRow {
   return {

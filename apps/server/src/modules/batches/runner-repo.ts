@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { RawRow } from '../../db/rows.ts';
+import type { batches, batchRows } from '../../db/schema/index.ts';
 
 /**
  * The SQL of the batch runner (runner.ts; the rest of the batches' is in repo.ts): the liveness
@@ -11,17 +13,11 @@ import type { DbOrTx } from '../../channels/numbers.ts';
 /** Advisory-lock class of the runners' liveness locks (`pg_advisory_lock(727002, key)`). */
 export const LIVENESS_CLASS = 727002;
 
-export type ClaimedRow = {
-  batch_id: number;
-  seq: number;
-  serial_no: string;
-  request: unknown;
-  client_id: number;
-  store_id: number;
-  created_by: number | null;
-  /** the runner key the row was claimed under */
-  worker: number;
-};
+export type ClaimedRow = Pick<RawRow<typeof batchRows>, 'batch_id' | 'seq' | 'serial_no' | 'request'> &
+  Pick<RawRow<typeof batches>, 'client_id' | 'store_id' | 'created_by'> & {
+    /** the runner key the row was claimed under */
+    worker: number;
+  };
 
 /** Takes the runner's session-level liveness lock on its own connection (held until it closes). */
 export async function takeLivenessLock(client: pg.Client, key: number): Promise<void> {

@@ -1,6 +1,8 @@
 import type { BatchDryRun } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { RawRow } from '../../db/rows.ts';
+import type { batches, taxDevices } from '../../db/schema/index.ts';
 import { storeMayUseDeviceSql } from '../invoices/issue/eligibility-sql.ts';
 
 /**
@@ -9,19 +11,20 @@ import { storeMayUseDeviceSql } from '../invoices/issue/eligibility-sql.ts';
  * against, and the dry run's counts, splits and earlier upload of the same file.
  */
 
-export type DeviceRow = {
-  id: number;
-  name: string;
-  kind: string;
-  status: string;
-  online: boolean;
-  locked: boolean;
-  invoice_types: string[];
-  per_invoice_limit: string;
-  monthly_quota: string | null;
-  quota_used: string;
-  bound: boolean;
-};
+/** The device's columns (`quota_used`: of the month asked about, else 0) and whether the store may use it. */
+export type DeviceRow = Pick<
+  RawRow<typeof taxDevices>,
+  | 'id'
+  | 'name'
+  | 'kind'
+  | 'status'
+  | 'online'
+  | 'locked'
+  | 'invoice_types'
+  | 'per_invoice_limit'
+  | 'monthly_quota'
+  | 'quota_used'
+> & { bound: boolean };
 
 /** The business's device, whether it is bound to the store, and its quota used in `month`. */
 export async function loadDevice(
@@ -89,7 +92,9 @@ export async function splitSources(db: DbOrTx, batchId: number): Promise<SplitSo
   return res.rows;
 }
 
-export type EarlierUpload = { id: number; created_at: Date; status: BatchDryRun['status'] };
+export type EarlierUpload = Pick<RawRow<typeof batches>, 'id' | 'created_at'> & {
+  status: BatchDryRun['status'];
+};
 
 /** The latest earlier batch of the business uploaded from the same file, if any. */
 export async function earlierUpload(
