@@ -108,7 +108,9 @@ describe('InvoiceRedActions (the detail drawer’s 红冲 / 作废)', () => {
     const onLeave = renderActions({ ...BLUE, red_status: 'full' });
     const button = redButton()!;
     expect(button.hasAttribute('disabled')).toBe(true);
-    expect(button.getAttribute('title')).toBe('已全额红冲');
+    expect(document.getElementById(button.getAttribute('aria-describedby')!)?.textContent).toBe(
+      '该发票已全额红冲，没有可红冲的余额',
+    );
     fireEvent.click(button);
     expect(onLeave).not.toHaveBeenCalled();
     expect(screen.queryByText('红冲页面')).toBeNull();

@@ -2,6 +2,7 @@ import { canVoidInvoiceType } from '@kaipiao/shared/schemas/invoice';
 import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { WhyDisabled } from '../why-disabled.tsx';
 import { VoidInvoiceModal } from './void-invoice-modal.tsx';
 
 type Invoice = {
@@ -24,17 +25,17 @@ export function InvoiceRedActions({ invoice, onLeave }: { invoice: Invoice; onLe
   if (invoice.direction !== 'blue' || invoice.status !== 'issued') return null;
   return (
     <Space>
-      <Button
-        danger
-        disabled={invoice.red_status === 'full'}
-        title={invoice.red_status === 'full' ? '已全额红冲' : undefined}
-        onClick={() => {
-          onLeave?.();
-          navigate(`/red-info/modify?invoice_id=${invoice.invoice_id}`);
-        }}
-      >
-        红冲
-      </Button>
+      <WhyDisabled reason={invoice.red_status === 'full' && '该发票已全额红冲，没有可红冲的余额'}>
+        <Button
+          danger
+          onClick={() => {
+            onLeave?.();
+            navigate(`/red-info/modify?invoice_id=${invoice.invoice_id}`);
+          }}
+        >
+          红冲
+        </Button>
+      </WhyDisabled>
       {canVoidInvoiceType(invoice.invoice_type) && (
         <>
           <Button onClick={() => setVoiding(true)}>作废</Button>

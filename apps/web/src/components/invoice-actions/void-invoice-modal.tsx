@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { voidInvoice } from '../../api/invoice-actions.ts';
 import { toastSuccess } from '../../lib/antd/feedback.ts';
 import { scopedKey } from '../../lib/query-scope.ts';
+import { WhyDisabled } from '../why-disabled.tsx';
 
 /**
  * 作废 (domain.md §3.1) from the invoice detail: same-month paper invoices with a reason; any other
@@ -47,27 +48,28 @@ export function VoidInvoiceModal({
         ) : (
           <Space>
             <Button onClick={onClose}>取消</Button>
-            <Button
-              danger
-              type="primary"
-              loading={busy}
-              disabled={!reason.trim()}
-              onClick={async () => {
-                setBusy(true);
-                try {
-                  await voidInvoice({ invoice_id: invoice.invoice_id, reason: reason.trim() });
-                  toastSuccess('发票已作废');
-                  void client.invalidateQueries({ queryKey: scopedKey('invoice-detail') });
-                  onClose();
-                } catch {
-                  // the API client showed the reason
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              确认作废
-            </Button>
+            <WhyDisabled reason={!reason.trim() && '请填写作废原因'}>
+              <Button
+                danger
+                type="primary"
+                loading={busy}
+                onClick={async () => {
+                  setBusy(true);
+                  try {
+                    await voidInvoice({ invoice_id: invoice.invoice_id, reason: reason.trim() });
+                    toastSuccess('发票已作废');
+                    void client.invalidateQueries({ queryKey: scopedKey('invoice-detail') });
+                    onClose();
+                  } catch {
+                    // the API client showed the reason
+                  } finally {
+                    setBusy(false);
+                  }
+                }}
+              >
+                确认作废
+              </Button>
+            </WhyDisabled>
           </Space>
         )
       }

@@ -1,6 +1,7 @@
 import type { BatchDryRun } from '@kaipiao/shared/schemas/batch';
 import { Alert, Button, Descriptions, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useNavigate } from 'react-router';
+import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { money } from '../../../lib/format.ts';
 
 const REASON = { amount: '超过单张限额', lines: '超过行数上限' } as const;
@@ -16,7 +17,14 @@ type Props = {
 export function DryRunPanel({ dryRun: d, busy, onStart, onDiscard }: Props) {
   const navigate = useNavigate();
   const extra = d.invoice_count - d.source_count;
-  const blocked = !d.bookkeeping_active || !d.quota.enough || !d.device.online || d.device.locked;
+  // why 开始开票 cannot be pressed, said beside it (issue 24 item 2)
+  const blocked = !d.bookkeeping_active
+    ? '开票服务已暂停，请先恢复服务'
+    : d.device.locked
+      ? '开票设备已锁死，请先完成抄税清卡'
+      : !d.device.online
+        ? '开票设备离线，请检查设备后重新校验'
+        : !d.quota.enough && (d.quota.kind === 'quota' ? '本月发票额度不足' : '发票库存不足');
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Alert
@@ -114,22 +122,26 @@ export function DryRunPanel({ dryRun: d, busy, onStart, onDiscard }: Props) {
         />
       )}
       <Space>
-        <Popconfirm
-          title={`确认开具 ${d.invoice_count} 张发票？`}
-          description="开票开始后可以暂停或取消，已开具的发票不会撤回。"
-          okText="开始开票"
-          cancelText="再看看"
-          onConfirm={onStart}
-          disabled={blocked}
-        >
-          <Button type="primary" loading={busy} disabled={blocked}>
-            开始开票
-          </Button>
-        </Popconfirm>
+        {blocked ? (
+          <WhyDisabled reason={blocked} beside>
+            <Button type="primary">开始开票</Button>
+          </WhyDisabled>
+        ) : (
+          <Popconfirm
+            title={`确认开具 ${d.invoice_count} 张发票？`}
+            description="开票开始后可以暂停或取消，已开具的发票不会撤回。"
+            okText="开始开票"
+            cancelText="再看看"
+            onConfirm={onStart}
+          >
+            <Button type="primary" loading={busy}>
+              开始开票
+            </Button>
+          </Popconfirm>
+        )}
         <Button onClick={onDiscard} disabled={busy}>
           放弃本批
         </Button>
-        {!d.quota.enough && <Typography.Text type="danger">额度或库存不足，暂不能开票</Typography.Text>}
       </Space>
     </Space>
   );

@@ -24,6 +24,7 @@ import {
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { taxEquipmentQuery } from '../../../api/equipment.ts';
+import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { alertError } from '../../../lib/antd/feedback.ts';
 import { isApiError } from '../../../lib/api-error.ts';
 import { downloadTemplate, uploadBatch } from '../api/batch.ts';
@@ -208,9 +209,20 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
             </p>
           </Upload.Dragger>
         </Form.Item>
-        <Button type="primary" loading={busy} disabled={!file || !deviceId || !kind} onClick={submit}>
-          上传并校验
-        </Button>
+        <WhyDisabled
+          beside
+          reason={
+            !deviceId
+              ? '请先选择开票设备'
+              : !kind
+                ? '请先选择发票种类'
+                : !file && '请先选择填写好的批量开票模板'
+          }
+        >
+          <Button type="primary" loading={busy} onClick={submit}>
+            上传并校验
+          </Button>
+        </WhyDisabled>
       </Form>
       {failure &&
         (failure.report ? (

@@ -2,6 +2,7 @@ import type { FilingItem } from '@kaipiao/shared/schemas/devices';
 import { beijingMonthDayMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
@@ -12,6 +13,9 @@ import { money } from './common.tsx';
  * /report-summary/summary: monthly 抄税 / 清卡 per device in the 1st–15th window, with the month's
  * totals. After the 15th a device whose lock is due files late (逾期), which lifts the lock.
  */
+/** 抄税/清卡 only in the filing window (1st–15th) or on a device locked for a missed one */
+const OUT_OF_WINDOW = '不在征期内（每月1日至15日），无需抄税清卡';
+
 export function SummaryPage() {
   const clientId = useSessionStore((s) => s.business?.client_id);
   const q = useQuery(filingsQuery(clientId));
@@ -60,22 +64,26 @@ export function SummaryPage() {
       width: 170,
       render: (_, r) => (
         <Space size={0}>
-          <Button
-            type="link"
-            size="small"
-            disabled={!(r.in_window || r.lock_due) || !!r.copied_at}
-            onClick={() => act('copy', r.device_id)}
+          <WhyDisabled
+            reason={!(r.in_window || r.lock_due) ? OUT_OF_WINDOW : !!r.copied_at && '本期已汇总上传'}
           >
-            汇总上传
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            disabled={!(r.in_window || r.lock_due) || !r.copied_at || !!r.cleared_at}
-            onClick={() => act('clear', r.device_id)}
+            <Button type="link" size="small" onClick={() => act('copy', r.device_id)}>
+              汇总上传
+            </Button>
+          </WhyDisabled>
+          <WhyDisabled
+            reason={
+              !(r.in_window || r.lock_due)
+                ? OUT_OF_WINDOW
+                : !r.copied_at
+                  ? '请先汇总上传'
+                  : !!r.cleared_at && '本期已清卡'
+            }
           >
-            清卡
-          </Button>
+            <Button type="link" size="small" onClick={() => act('clear', r.device_id)}>
+              清卡
+            </Button>
+          </WhyDisabled>
         </Space>
       ),
     },

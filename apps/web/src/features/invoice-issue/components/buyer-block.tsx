@@ -4,6 +4,7 @@ import { BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
 import { useQuery } from '@tanstack/react-query';
 import { AutoComplete, Button, Checkbox, Col, Input, Radio, Row, Space, Typography } from 'antd';
 import { type Dispatch, memo, useState } from 'react';
+import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { infoByTaxCode, type Title, titleSearchQuery } from '../api/titles.ts';
 import { useDebounced } from '../hooks/use-debounced.ts';
 import type { DraftAction } from '../utils/draft.ts';
@@ -132,14 +133,11 @@ function BuyerBlockImpl({ draft, dispatch }: Props) {
                 placeholder={personal ? '个人可不填' : '统一社会信用代码/纳税人识别号'}
                 maxLength={20}
               />
-              <Button
-                icon={<SearchOutlined />}
-                loading={looking}
-                onClick={lookup}
-                disabled={!b.tax_code.trim()}
-              >
-                查询
-              </Button>
+              <WhyDisabled reason={!b.tax_code.trim() && '请先填写纳税人识别号'}>
+                <Button icon={<SearchOutlined />} loading={looking} onClick={lookup}>
+                  查询
+                </Button>
+              </WhyDisabled>
             </Space.Compact>
           </Field>
         </Col>
@@ -204,13 +202,14 @@ function BuyerBlockImpl({ draft, dispatch }: Props) {
           </Field>
         </Col>
       </Row>
-      <Checkbox
-        checked={draft.send_email && b.email.trim() !== ''}
-        disabled={!b.email.trim()}
-        onChange={(e) => dispatch({ type: 'field', patch: { send_email: e.target.checked } })}
-      >
-        开具后发送发票到接收邮箱
-      </Checkbox>
+      <WhyDisabled reason={!b.email.trim() && '请先填写接收邮箱'}>
+        <Checkbox
+          checked={draft.send_email && b.email.trim() !== ''}
+          onChange={(e) => dispatch({ type: 'field', patch: { send_email: e.target.checked } })}
+        >
+          开具后发送发票到接收邮箱
+        </Checkbox>
+      </WhyDisabled>
     </>
   );
 }

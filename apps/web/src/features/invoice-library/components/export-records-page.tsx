@@ -5,9 +5,17 @@ import type { ExportRecord } from '@kaipiao/shared/schemas/query';
 import { Badge, Button, Progress, Space, Tooltip, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { alertError } from '../../../lib/antd/feedback.ts';
 import { downloadExport, listExports } from '../api.ts';
 import { beijingTime, fileSize } from '../utils.ts';
+
+/** why a record cannot be downloaded (issue 24 item 2) */
+function notReady(status: ExportRecord['status']): string {
+  if (status === 'failed') return '导出失败，请重新导出';
+  if (status === 'expired') return '文件已过期，请重新导出';
+  return '正在导出，完成后可下载';
+}
 
 const STATUS_BADGE: Record<
   ExportRecord['status'],
@@ -93,17 +101,17 @@ export function ExportRecordsPage() {
       width: 100,
       fixed: 'right',
       render: (_, r) => [
-        <Button
-          key="download"
-          type="link"
-          size="small"
-          icon={<DownloadOutlined />}
-          disabled={r.status !== 'done'}
-          loading={downloading === r.record_id}
-          onClick={() => download(r)}
-        >
-          下载
-        </Button>,
+        <WhyDisabled key="download" reason={r.status !== 'done' && notReady(r.status)}>
+          <Button
+            type="link"
+            size="small"
+            icon={<DownloadOutlined />}
+            loading={downloading === r.record_id}
+            onClick={() => download(r)}
+          >
+            下载
+          </Button>
+        </WhyDisabled>,
       ],
     },
   ];

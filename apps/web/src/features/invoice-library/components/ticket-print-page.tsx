@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, QRCode, Result, Segmented, Skeleton, Space } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { invoiceDetailQuery } from '../api.ts';
 import { TICKET_WIDTHS, type Ticket, type TicketWidth, ticketOf } from '../ticket.ts';
 
@@ -99,9 +100,11 @@ export function TicketPrintPage() {
           onChange={setWidth}
           options={TICKET_WIDTHS.map((w) => ({ value: w, label: `${w}mm` }))}
         />
-        <Button type="primary" icon={<PrinterOutlined />} disabled={!issued} onClick={() => window.print()}>
-          打印
-        </Button>
+        <WhyDisabled reason={!issued && '发票开具成功后才能打印小票'}>
+          <Button type="primary" icon={<PrinterOutlined />} onClick={() => window.print()}>
+            打印
+          </Button>
+        </WhyDisabled>
       </Space>
       {q.isLoading && <Skeleton active paragraph={{ rows: 8 }} style={{ width: 320 }} />}
       {q.isError && <Result status="warning" title="发票不存在或不属于当前企业" />}

@@ -1,6 +1,7 @@
 import { AUTH_STATUS, MSG, REAL_NAME_QR, REAL_NAME_QR_FILE } from '@kaipiao/shared';
 import { Button, QRCode, Space } from 'antd';
 import { useRef } from 'react';
+import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import styles from './real-name.module.css';
 
 // the logo drawn in the middle of the QR (spec §9 logo scale 40)
@@ -94,9 +95,9 @@ export function RealNameQr({ qrText, authStatus, loading, onRefresh }: Props) {
         <Button onClick={onRefresh} loading={loading}>
           刷新
         </Button>
-        <Button onClick={download} disabled={!qrText || expired}>
-          下载二维码
-        </Button>
+        <WhyDisabled reason={!qrText ? '二维码生成中，请稍候' : expired && '二维码已过期，请点击刷新'}>
+          <Button onClick={download}>下载二维码</Button>
+        </WhyDisabled>
       </Space>
     </div>
   );

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { projectsQuery } from '../../../api/projects.ts';
+import { WhyDisabled } from '../../../components/why-disabled.tsx';
 
 /** One editable row: the goods code it came from and the amounts the clerk states. */
 export type ItemRow = { key: string; item: Partial<ScanItem> };
@@ -146,25 +147,24 @@ export function ItemsEditor({ rows, onChange }: { rows: ItemRow[]; onChange: (ro
             title: '',
             width: 44,
             render: (_, r) => (
-              <Button
-                type="text"
-                aria-label="删除"
-                icon={<DeleteOutlined />}
-                disabled={rows.length === 1}
-                onClick={() => onChange(rows.filter((x) => x.key !== r.key))}
-              />
+              <WhyDisabled reason={rows.length === 1 && '至少保留一个项目'}>
+                <Button
+                  type="text"
+                  aria-label="删除"
+                  icon={<DeleteOutlined />}
+                  onClick={() => onChange(rows.filter((x) => x.key !== r.key))}
+                />
+              </WhyDisabled>
             ),
           },
         ]}
       />
       <Space style={{ width: '100%', justifyContent: 'space-between' }}>
-        <Button
-          icon={<PlusOutlined />}
-          onClick={() => onChange([...rows, newRow()])}
-          disabled={rows.length >= 100}
-        >
-          添加项目
-        </Button>
+        <WhyDisabled reason={rows.length >= 100 && '最多添加100个项目'}>
+          <Button icon={<PlusOutlined />} onClick={() => onChange([...rows, newRow()])}>
+            添加项目
+          </Button>
+        </WhyDisabled>
         <Typography.Text>
           价税合计：<Typography.Text strong>¥{rowsTotal(rows).toFixed(2)}</Typography.Text>
         </Typography.Text>
