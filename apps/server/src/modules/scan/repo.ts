@@ -2,6 +2,8 @@ import type { publicSubmitBodySchema, ScanItem, ScanRequestStatus } from '@kaipi
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { LeftJoined, Prefixed, RawRow } from '../../db/rows.ts';
+import type { invoices, scanRequests, taxDevices } from '../../db/schema/index.ts';
 
 /**
  * The SQL of scan-to-invoice (issue 19 item 4): settings, codes and the buyer's requests (the audit
@@ -73,7 +75,9 @@ export async function selectIssuingDevice(
   deviceId: number | null,
   invoiceType: string,
 ): Promise<{ id: number; invoice_types: string[] } | undefined> {
-  const res = await db.execute<{ id: number; invoice_types: string[] }>(sql`select d.id, d.invoice_types
+  const res = await db.execute<
+    Pick<RawRow<typeof taxDevices>, 'id' | 'invoice_types'>
+  >(sql`select d.id, d.invoice_types
     from tax_devices d
     -- bound to the store, or granted to it through a trusteeship (hosted device)
     join (select device_id, store_id from device_stores
@@ -279,27 +283,23 @@ export async function selectRequestStatus(
   return res.rows[0];
 }
 
-export type PublicRequestRow = {
-  id: number;
-  client_id: number;
-  status: ScanRequestStatus;
-  seller_name: string;
-  store_name: string;
-  title_type: number;
-  buyer_name: string;
-  buyer_tax_code: string;
-  email: string;
-  mobile: string;
-  order_no: string | null;
-  reject_reason: string;
-  created_at: Date | string;
-  invoice_id: number | null;
-  invoice_type: string | null;
-  invoice_status: string | null;
-  invoice_no: string | null;
-  issued_at: Date | string | null;
-  total_with_tax: string | null;
-};
+/** The request's columns, its business and store names, and its invoice's (left-joined: null before issuing). */
+export type PublicRequestRow = Pick<
+  RawRow<typeof scanRequests>,
+  | 'id'
+  | 'client_id'
+  | 'title_type'
+  | 'buyer_name'
+  | 'buyer_tax_code'
+  | 'email'
+  | 'mobile'
+  | 'order_no'
+  | 'reject_reason'
+  | 'created_at'
+> & { status: ScanRequestStatus; seller_name: string; store_name: string } & LeftJoined<
+    Pick<RawRow<typeof invoices>, 'invoice_type' | 'invoice_no' | 'issued_at' | 'total_with_tax'> &
+      Prefixed<'invoice_', Pick<RawRow<typeof invoices>, 'id' | 'status'>>
+  >;
 
 /** A request by its status token, with its invoice once issuing has begun. */
 export async function selectRequestByToken(db: DbOrTx, token: string): Promise<PublicRequestRow | undefined> {

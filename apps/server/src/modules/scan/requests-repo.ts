@@ -1,6 +1,8 @@
 import type { BlueInvoiceRequest, ScanItem, ScanRequestStatus } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { LeftJoined, RawRow } from '../../db/rows.ts';
+import type { invoices, scanRequests } from '../../db/schema/index.ts';
 import { refuseIfOtherStore } from '../../lib/scope.ts';
 import type { HotelStay } from './repo.ts';
 
@@ -10,42 +12,44 @@ import type { HotelStay } from './repo.ts';
  * is inside the business (`client_id`) and the caller's stores.
  */
 
-export type RequestRow = {
-  id: number;
-  client_id: number;
-  store_id: number;
-  store_name: string;
-  code_id: number;
+/** A request's columns (its jsonb and kinds typed), its store, code and business names, its invoice's number. */
+export type RequestRow = Pick<
+  RawRow<typeof scanRequests>,
+  | 'id'
+  | 'client_id'
+  | 'store_id'
+  | 'code_id'
+  | 'order_no'
+  | 'token'
+  | 'title_type'
+  | 'buyer_name'
+  | 'buyer_tax_code'
+  | 'buyer_address'
+  | 'buyer_phone'
+  | 'buyer_bank_name'
+  | 'buyer_bank_account'
+  | 'email'
+  | 'mobile'
+  | 'buyer_remark'
+  | 'amount'
+  | 'invoice_type'
+  | 'serial_no'
+  | 'invoice_id'
+  | 'reject_reason'
+  | 'error_message'
+  | 'reviewed_at'
+  | 'created_at'
+> & {
   code_kind: 'store' | 'counter' | 'order';
-  code_name: string;
-  order_no: string | null;
-  token: string;
   status: ScanRequestStatus;
-  title_type: number;
-  buyer_name: string;
-  buyer_tax_code: string;
-  buyer_address: string;
-  buyer_phone: string;
-  buyer_bank_name: string;
-  buyer_bank_account: string;
-  email: string;
-  mobile: string;
-  buyer_remark: string;
-  amount: string | null;
   items: ScanItem[] | null;
   hotel_stay: HotelStay | null;
-  invoice_type: string | null;
-  serial_no: string | null;
   issue_request: BlueInvoiceRequest | null;
-  invoice_id: number | null;
-  invoice_no: string | null;
-  reject_reason: string;
-  error_message: string | null;
-  reviewed_by_name: string | null;
-  reviewed_at: Date | string | null;
-  created_at: Date | string;
+  store_name: string;
+  code_name: string;
   seller_name: string;
-};
+  reviewed_by_name: string | null;
+} & LeftJoined<Pick<RawRow<typeof invoices>, 'invoice_no'>>;
 
 const requestSelect = sql`
   select r.id, r.client_id, r.store_id, s.name as store_name, r.code_id, r.code_kind, c.name as code_name,
@@ -188,12 +192,11 @@ export async function returnToPending(db: DbOrTx, requestId: number, message: st
 
 /** issuing/failed → issued for the request of an issued invoice; answers what the buyer's SMS says. */
 export async function markRequestIssued(db: DbOrTx, invoiceId: number) {
-  const res = await db.execute<{
-    mobile: string;
-    seller_name: string;
-    invoice_no: string;
-    total_with_tax: string;
-  }>(sql`update scan_requests r set status = 'issued', invoice_id = i.id, error_message = null, updated_at = now()
+  // an issued invoice has its number
+  const res = await db.execute<
+    Pick<RawRow<typeof scanRequests>, 'mobile'> &
+      Pick<RawRow<typeof invoices>, 'total_with_tax'> & { invoice_no: string; seller_name: string }
+  >(sql`update scan_requests r set status = 'issued', invoice_id = i.id, error_message = null, updated_at = now()
     from invoices i join clients k on k.id = i.client_id
     where i.id = ${invoiceId} and i.status = 'issued' and r.client_id = i.client_id and r.serial_no = i.serial_no
       and r.status in ('issuing', 'failed')
