@@ -157,20 +157,41 @@ export function BatchPage() {
           }}
           rowClassName={(r) => (r.batch_id === current ? 'ant-table-row-selected' : '')}
           columns={[
-            { title: '批次', dataIndex: 'batch_id', width: 70, render: (v: number) => `#${v}` },
+            // issue 24 item 1: at 1280–1599 px the store and the uploader give their room to the
+            // file name (the store is the one chosen; both are in the batch's detail)
+            {
+              title: '批次',
+              dataIndex: 'batch_id',
+              width: 70,
+              className: 'kp-num',
+              render: (v: number) => `#${v}`,
+            },
             {
               title: '上传时间',
               dataIndex: 'created_at',
               width: 170,
+              className: 'kp-num',
               render: (v: string) => beijingTime(v, true),
             },
             { title: '文件', dataIndex: 'file_name', ellipsis: true },
-            { title: '门店', dataIndex: 'store_name', width: 120, ellipsis: true },
-            { title: '上传人', dataIndex: 'created_by_name', width: 100, ellipsis: true },
+            {
+              title: '门店',
+              dataIndex: 'store_name',
+              width: 120,
+              ellipsis: true,
+              responsive: ['xxl'],
+            },
+            {
+              title: '上传人',
+              dataIndex: 'created_by_name',
+              width: 100,
+              ellipsis: true,
+              responsive: ['xxl'],
+            },
             {
               title: '状态',
               dataIndex: 'status',
-              width: 130,
+              width: 120,
               render: (_: unknown, r) => (
                 <Space direction="vertical" size={0}>
                   <BatchStatusTag status={r.status} failed={r.failed} />
@@ -180,7 +201,7 @@ export function BatchPage() {
             },
             {
               title: '进度',
-              width: 200,
+              width: 180,
               render: (_: unknown, r) => (
                 <Space direction="vertical" size={0} style={{ width: '100%' }}>
                   <Progress
@@ -200,6 +221,8 @@ export function BatchPage() {
               title: '价税合计',
               dataIndex: 'total_with_tax',
               align: 'right',
+              width: 130,
+              className: 'kp-num',
               render: (v: string) => money(v),
             },
             {

@@ -131,8 +131,11 @@ export function LineNameCell({ line, index, dispatch, readOnly }: Props) {
         }}
       />
       <Popover trigger="click" title="税收分类编码" content={<CodeEditor line={line} dispatch={dispatch} />}>
-        <Button type="link" size="small" style={{ padding: 0, height: 20, fontSize: 12 }}>
-          {line.tax_class_code ? `*${line.short_name || '?'}* ${line.tax_class_code}` : '选择税收分类编码'}
+        {/* a narrow name column (1280 px) ends the code in …; the popover shows it in full */}
+        <Button type="link" size="small" style={{ padding: 0, height: 20, fontSize: 12, maxWidth: '100%' }}>
+          <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+            {line.tax_class_code ? `*${line.short_name || '?'}* ${line.tax_class_code}` : '选择税收分类编码'}
+          </span>
         </Button>
       </Popover>
       <CellError message={error} />

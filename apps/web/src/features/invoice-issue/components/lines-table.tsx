@@ -16,6 +16,9 @@ import { RateCell } from './rate-cell.tsx';
 type Props = { draft: Draft; numbers: readonly (LineNumbers | null)[]; dispatch: Dispatch<DraftAction> };
 type Row = { line: DraftLine; index: number };
 
+/** the row's link buttons, close together so that the three fit the 操作 column */
+const COMPACT = { paddingInline: 4 } as const;
+
 const decimalOnly = (v: string) => v.replace(/[^\d.]/g, '');
 
 function NumberCell(props: {
@@ -80,10 +83,11 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
   const linesError = useFirstError(['goods_info']);
 
   const columns: TableColumnsType<Row> = [
-    { title: '序号', width: 56, align: 'center', render: (_, r) => r.index + 1 },
+    { title: '序号', width: 52, align: 'center', render: (_, r) => r.index + 1 },
     {
+      // no width: the name takes what the other columns leave (issue 24 item 1: every column,
+      // 税额 included, fits at 1280 px)
       title: '项目名称',
-      width: 240,
       render: (_, r) => (
         <LineNameCell line={r.line} index={r.index} dispatch={dispatch} readOnly={r.line.line_kind === 1} />
       ),
@@ -93,7 +97,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
       : ([
           {
             title: '规格型号',
-            width: 100,
+            width: 80,
             render: (_, r) => (
               <TextCell
                 label="规格型号"
@@ -108,7 +112,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
           },
           {
             title: rent ? '面积单位' : '单位',
-            width: 80,
+            width: 72,
             render: (_, r) =>
               rent && r.line.line_kind !== 1 ? (
                 <AreaUnitCell
@@ -130,7 +134,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
           },
           {
             title: rent ? '面积' : '数量',
-            width: 90,
+            width: 84,
             render: (_, r) => (
               <NumberCell
                 label={rent ? '面积' : '数量'}
@@ -177,20 +181,20 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
     },
     {
       title: '税率',
-      width: 100,
+      width: 84,
       render: (_, r) => (
         <RateCell line={r.line} index={r.index} dispatch={dispatch} readOnly={r.line.line_kind === 1} />
       ),
     },
     {
       title: '税额',
-      width: 90,
+      width: 100,
       align: 'right',
       render: (_, r) => <TaxCell index={r.index} value={numbers[r.index]?.taxAmount ?? ''} />,
     },
     {
       title: '操作',
-      width: 130,
+      width: 124,
       fixed: 'right',
       render: (_, r) => {
         const n = r.index + 1;
@@ -201,6 +205,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
               <Button
                 type="link"
                 size="small"
+                style={COMPACT}
                 aria-label={`复制第${n}行`}
                 disabled={building}
                 onClick={() => dispatch({ type: 'copyLine', key: r.line.key })}
@@ -211,6 +216,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
             <Button
               type="link"
               size="small"
+              style={COMPACT}
               aria-label={discount ? `修改第${n}行折扣` : `折扣第${n}行`}
               disabled={building || (!discount && r.line.line_kind === 2)}
               onClick={() => setDiscountFor(r.line.key)}
@@ -220,6 +226,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
             <Button
               type="link"
               size="small"
+              style={COMPACT}
               danger
               aria-label={`删除第${n}行`}
               onClick={() => dispatch({ type: 'removeLine', key: r.line.key })}
@@ -247,7 +254,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
         pagination={false}
         dataSource={rows}
         columns={columns}
-        scroll={{ x: 1126 }}
+        scroll={{ x: 960 }}
         rowClassName={(r) => (r.line.line_kind === 1 ? 'kp-discount-row' : '')}
       />
       <CellError message={linesError} />
@@ -297,7 +304,9 @@ function TaxCell({ index, value }: { index: number; value: string }) {
   const error = useFirstError([`goods_info.${index}.tax_amount`]);
   return (
     <div>
-      <output aria-label={`税额 第${index + 1}行`}>{value}</output>
+      <output aria-label={`税额 第${index + 1}行`} className="kp-num">
+        {value}
+      </output>
       <CellError message={error} />
     </div>
   );
