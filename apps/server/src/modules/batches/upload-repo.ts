@@ -2,7 +2,7 @@ import type { BatchDryRun } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
 import type { RawRow } from '../../db/rows.ts';
-import type { batches, taxDevices } from '../../db/schema/index.ts';
+import type { batches, clients, taxDevices } from '../../db/schema/index.ts';
 import { storeMayUseDeviceSql } from '../invoices/issue/eligibility-sql.ts';
 
 /**
@@ -54,8 +54,8 @@ export async function taxClasses(db: DbOrTx, codes: readonly string[]): Promise<
 export async function sellerOf(
   db: DbOrTx,
   clientId: number,
-): Promise<{ tax_code: string; taxpayer_type: string } | undefined> {
-  const res = await db.execute<{ tax_code: string; taxpayer_type: string }>(
+): Promise<Pick<RawRow<typeof clients>, 'tax_code' | 'taxpayer_type'> | undefined> {
+  const res = await db.execute<Pick<RawRow<typeof clients>, 'tax_code' | 'taxpayer_type'>>(
     sql`select tax_code, taxpayer_type from clients where id = ${clientId}`,
   );
   return res.rows[0];

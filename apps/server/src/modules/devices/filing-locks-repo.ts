@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { LeftJoined, RawRow } from '../../db/rows.ts';
+import type { deviceFilings, taxDevices } from '../../db/schema/index.ts';
 
 /**
  * The SQL of the filing locks (filing-locks.ts; the rest of the devices' is in repo.ts): the active,
@@ -8,12 +10,8 @@ import type { Db } from '../../db/client.ts';
 
 const textArray = (xs: readonly string[]) => `{${xs.join(',')}}`;
 
-export type FilingLockCandidate = {
-  id: number;
-  created_at: string | Date;
-  copied_at: string | Date | null;
-  cleared_at: string | Date | null;
-};
+export type FilingLockCandidate = Pick<RawRow<typeof taxDevices>, 'id' | 'created_at'> &
+  LeftJoined<Pick<RawRow<typeof deviceFilings>, 'copied_at' | 'cleared_at'>>;
 
 /**
  * Active, unlocked devices of the `kinds` (every business's, or `clientId`'s), with when they were

@@ -1,5 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
+import type { LeftJoined, RawRow } from '../../db/rows.ts';
+import type {
+  channelNumberRanges,
+  deviceFilings,
+  stockMovements,
+  taxDevices,
+} from '../../db/schema/index.ts';
 import { deviceSql, employeeScope, refuseIfOtherStore, type Scope, storeSql } from '../../lib/scope.ts';
 
 /**
@@ -14,23 +21,28 @@ const permitted = (scope: Scope) => employeeScope(scope).storeIds;
 
 // ---- devices ---------------------------------------------------------------------------------
 
-export type DeviceRow = {
-  id: number;
-  kind: string;
-  channel: string;
-  name: string;
-  device_no: string;
-  extension_no: number;
-  parent_id: number | null;
-  hosted: boolean;
-  online: boolean;
-  locked: boolean;
-  status: string;
-  invoice_types: string[];
-  per_invoice_limit: string;
-  monthly_quota: string | null;
-  quota_used: string;
-  quota_month: string;
+type DeviceRaw = RawRow<typeof taxDevices>;
+
+/** The device's columns, its stock left per invoice type and the stores it is bound to. */
+export type DeviceRow = Pick<
+  DeviceRaw,
+  | 'id'
+  | 'kind'
+  | 'channel'
+  | 'name'
+  | 'device_no'
+  | 'extension_no'
+  | 'parent_id'
+  | 'hosted'
+  | 'online'
+  | 'locked'
+  | 'status'
+  | 'invoice_types'
+  | 'per_invoice_limit'
+  | 'monthly_quota'
+  | 'quota_used'
+  | 'quota_month'
+> & {
   stock: Record<string, number | string> | null;
   stores: Array<{ client_store_id: number; name: string }> | null;
 };
@@ -73,20 +85,19 @@ export async function selectDevice(
 
 /** A device's number ranges that still hold numbers. */
 export async function selectOpenRanges(db: DbOrTx, clientId: number, deviceId: number) {
-  const res = await db.execute<{
-    invoice_type: string;
-    invoice_code: string;
-    start_no: number;
-    end_no: number;
-    next_no: number;
-  }>(sql`select invoice_type, invoice_code, start_no, end_no, next_no from channel_number_ranges
+  const res = await db.execute<
+    Pick<
+      RawRow<typeof channelNumberRanges>,
+      'invoice_type' | 'invoice_code' | 'start_no' | 'end_no' | 'next_no'
+    >
+  >(sql`select invoice_type, invoice_code, start_no, end_no, next_no from channel_number_ranges
     where device_id = ${deviceId} and client_id = ${clientId} and next_no <= end_no order by invoice_type, id`);
   return res.rows;
 }
 
 /** A main disc's branch discs. */
 export async function selectBranches(db: DbOrTx, clientId: number, deviceId: number) {
-  const res = await db.execute<{ id: number; name: string; extension_no: number }>(
+  const res = await db.execute<Pick<DeviceRaw, 'id' | 'name' | 'extension_no'>>(
     sql`select id, name, extension_no from tax_devices where parent_id = ${deviceId} and client_id = ${clientId} order by extension_no`,
   );
   return res.rows;
@@ -242,20 +253,21 @@ export async function selectIssuingClerks(db: DbOrTx, orgId: number, clientId: n
 
 /** The newest 200 stock movements of the business, or of one device (as source or target). */
 export async function selectMovements(db: DbOrTx, clientId: number, deviceId?: number) {
-  const res = await db.execute<{
-    id: number;
-    kind: string;
-    device_id: number;
-    device_name: string;
-    target_device_id: number | null;
-    target_device_name: string | null;
-    invoice_type: string;
-    count: number;
-    invoice_code: string;
-    start_no: number | null;
-    end_no: number | null;
-    created_at: string;
-  }>(sql`select m.id, m.kind, m.device_id, d.name as device_name, m.target_device_id, t.name as target_device_name,
+  const res = await db.execute<
+    Pick<
+      RawRow<typeof stockMovements>,
+      | 'id'
+      | 'kind'
+      | 'device_id'
+      | 'target_device_id'
+      | 'invoice_type'
+      | 'count'
+      | 'invoice_code'
+      | 'start_no'
+      | 'end_no'
+      | 'created_at'
+    > & { device_name: string; target_device_name: string | null }
+  >(sql`select m.id, m.kind, m.device_id, d.name as device_name, m.target_device_id, t.name as target_device_name,
       m.invoice_type, m.count, m.invoice_code, m.start_no, m.end_no, m.created_at
     from stock_movements m join tax_devices d on d.id = m.device_id left join tax_devices t on t.id = m.target_device_id
     where m.client_id = ${clientId}
@@ -288,13 +300,9 @@ export async function insertMovement(tx: DbOrTx, clientId: number, m: Movement):
 
 /** A device's ranges of one kind that still hold numbers, newest first, locked `for update`. */
 export async function lockOpenRanges(tx: DbOrTx, deviceId: number, invoiceType: string) {
-  const res = await tx.execute<{
-    id: number;
-    invoice_code: string;
-    start_no: number;
-    end_no: number;
-    next_no: number;
-  }>(
+  const res = await tx.execute<
+    Pick<RawRow<typeof channelNumberRanges>, 'id' | 'invoice_code' | 'start_no' | 'end_no' | 'next_no'>
+  >(
     sql`select id, invoice_code, start_no, end_no, next_no from channel_number_ranges
       where device_id = ${deviceId} and invoice_type = ${invoiceType} and next_no <= end_no
       order by id desc for update`,
@@ -324,13 +332,9 @@ export async function cutRangeTail(
 
 // ---- filing ----------------------------------------------------------------------------------
 
-export type FilingRow = {
-  device_id: number;
-  created_at: string | Date;
-  copied_at: string | Date | null;
-  cleared_at: string | Date | null;
-  upload_no: string | null;
-};
+/** The device (`d.id as device_id`, its creation) and its filing of the period, if any (left-joined). */
+export type FilingRow = { device_id: DeviceRaw['id'] } & Pick<DeviceRaw, 'created_at'> &
+  LeftJoined<Pick<RawRow<typeof deviceFilings>, 'copied_at' | 'cleared_at' | 'upload_no'>>;
 
 /** Each device's filing row for the period (null columns where it has none). */
 export async function selectFilings(

@@ -22,7 +22,7 @@ export async function insertRedInvoice(
 ): Promise<number> {
   const f = q.form;
   const lines: RedLine[] = f.lines;
-  const res = await tx.execute<{ id: number | string }>(sql`
+  const res = await tx.execute<Pick<InvoiceRaw, 'id'>>(sql`
     insert into invoices (
       client_id, store_id, device_id, serial_no, request_hash, source, invoice_type, direction, status,
       buyer_title_type, buyer_name, buyer_tax_code, buyer_address, buyer_phone, buyer_bank_name,

@@ -130,7 +130,7 @@ export async function redInvoiceSums(db: DbOrTx, clientId: number, blueId: numbe
 }
 
 export async function pendingFormOf(db: DbOrTx, clientId: number, blueId: number): Promise<number | null> {
-  const res = await db.execute<{ id: number | string }>(sql`
+  const res = await db.execute<Pick<RawRow<typeof redForms>, 'id'>>(sql`
     select id from red_forms where client_id = ${clientId} and blue_invoice_id = ${blueId}
       and state in ('02', '03') limit 1`);
   return res.rows[0] ? Number(res.rows[0].id) : null;
@@ -179,7 +179,7 @@ export async function insertForm(tx: DbOrTx, f: NewForm): Promise<number> {
   const expiresAt =
     // Stryker disable next-line ConditionalExpression: make_interval(hours => null) is null too
     f.expiresInHours === null ? null : sql`now() + make_interval(hours => ${f.expiresInHours})`;
-  const res = await tx.execute<{ id: number | string }>(sql`
+  const res = await tx.execute<Pick<RawRow<typeof redForms>, 'id'>>(sql`
     insert into red_forms (client_id, store_id, device_id, blue_invoice_id, kind, initiator, reason, "full",
       state, total_amount, total_tax, total_with_tax, lines, remark, expires_at, decided_at, created_by)
     values (${f.clientId}, ${f.storeId}, ${f.deviceId}, ${f.blueInvoiceId}, ${f.kind}, ${f.initiator},

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../channels/numbers.ts';
 import type { LeftJoined, Prefixed, RawRow } from '../../db/rows.ts';
-import type { invoices, scanRequests, taxDevices } from '../../db/schema/index.ts';
+import type { clients, invoices, scanRequests, taxDevices } from '../../db/schema/index.ts';
 
 /**
  * The SQL of scan-to-invoice (issue 19 item 4): settings, codes and the buyer's requests (the audit
@@ -165,8 +165,8 @@ export async function insertCounterCode(
 export async function selectSellerFacts(
   db: DbOrTx,
   clientId: number,
-): Promise<{ tax_code: string; taxpayer_type: string } | undefined> {
-  const res = await db.execute<{ tax_code: string; taxpayer_type: string }>(
+): Promise<Pick<RawRow<typeof clients>, 'tax_code' | 'taxpayer_type'> | undefined> {
+  const res = await db.execute<Pick<RawRow<typeof clients>, 'tax_code' | 'taxpayer_type'>>(
     sql`select tax_code, taxpayer_type from clients where id = ${clientId}`,
   );
   return res.rows[0];

@@ -4,7 +4,7 @@ import type { IssuedSql } from '../../../channels/in-database.ts';
 import type { DbOrTx } from '../../../channels/numbers.ts';
 import type { Db } from '../../../db/client.ts';
 import type { RawRow } from '../../../db/rows.ts';
-import type { invoices } from '../../../db/schema/index.ts';
+import type { clients, invoices } from '../../../db/schema/index.ts';
 import { executePrepared } from '../../../lib/prepared.ts';
 import type { IssueContext, NewInvoice } from '../repo.ts';
 import { eligibleSql, storeMayUseDeviceSql } from './eligibility-sql.ts';
@@ -255,7 +255,7 @@ export function issueAtOnceSql(items: NewInvoice[]): IssuedSql {
 
 /** The seller facts validation needs (tax code, taxpayer type); null when the business does not exist. */
 export async function sellerRow(db: Db, clientId: number) {
-  const res = await db.execute<{ tax_code: string; taxpayer_type: string }>(
+  const res = await db.execute<Pick<RawRow<typeof clients>, 'tax_code' | 'taxpayer_type'>>(
     sql`select tax_code, taxpayer_type from clients where id = ${clientId}`,
   );
   return res.rows[0] ?? null;
