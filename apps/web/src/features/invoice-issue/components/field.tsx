@@ -15,6 +15,11 @@ export function useFieldState(path: string) {
   return { error: ctx.errors[path], warning: ctx.warnings[path], touch: () => ctx.touch(path) };
 }
 
+/** Marks a field as left: its errors show from now on, as they would at 确认开具 (issue 24 item 2). */
+export function useTouch(): (path: string) => void {
+  return useContext(FieldContext).touch;
+}
+
 /** The first error among several paths (a cell that shows more than one field). */
 export function useFirstError(paths: readonly string[]): string | undefined {
   const ctx = useContext(FieldContext);

@@ -278,6 +278,30 @@ describe('IssueForm', { timeout: 60_000 }, () => {
     expect(blueBodies()).toHaveLength(0);
   });
 
+  it('a field left shows the checks 确认开具 would run on it, and no other field’s (issue 24 item 2)', async () => {
+    seed({ lines: [line({ tax_class_code: '', short_name: '', name: '咨询费' })] });
+    renderForm();
+    await screen.findByText('电子发票（普通发票）');
+    const CODE_MSG = '请选择商品编码（税收分类编码）';
+    const LIMIT_MSG = '合计金额超过本设备单张开票限额 ¥100000.00';
+    // an amount over the device's limit (¥100000.00): typed, nothing yet; left, the total's check
+    type('金额 第1行', '200000');
+    expect(screen.queryByText(LIMIT_MSG)).toBeNull();
+    fireEvent.blur(cell('金额 第1行'));
+    expect(screen.getByText(LIMIT_MSG)).toBeTruthy();
+    expect(screen.queryByText(CODE_MSG)).toBeNull();
+    type('金额 第1行', '');
+    type('数量 第1行', '0');
+    expect(screen.queryByText('数量须大于0')).toBeNull();
+    fireEvent.blur(cell('数量 第1行'));
+    expect(screen.getByText('数量须大于0')).toBeTruthy();
+    expect(screen.queryByText(CODE_MSG)).toBeNull();
+    // the name left without a tax class code
+    fireEvent.blur(cell('项目名称 第1行'));
+    expect(screen.getByText(CODE_MSG)).toBeTruthy();
+    expect(blueBodies()).toHaveLength(0);
+  });
+
   it('shows the server field errors next to their fields', async () => {
     seed({ lines: [line({ quantity: '1', price: '106' })] });
     blue = () =>

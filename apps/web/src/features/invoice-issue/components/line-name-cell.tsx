@@ -5,7 +5,7 @@ import { projectsQuery, taxClassSearchQuery } from '../../../api/projects.ts';
 import { useDebounced } from '../hooks/use-debounced.ts';
 import type { DraftAction } from '../utils/draft.ts';
 import type { DraftLine } from '../utils/types.ts';
-import { CellError, useFirstError } from './field.tsx';
+import { CellError, useFirstError, useTouch } from './field.tsx';
 
 // 项目名称: pick a goods code (fills code, 简称, rate, unit, price) or type a name and choose the
 // classification code by hand; printed as `*简称*名称` (domain.md §1.3).
@@ -72,6 +72,7 @@ function CodeEditor({ line, dispatch }: { line: DraftLine; dispatch: Dispatch<Dr
 
 export function LineNameCell({ line, index, dispatch, readOnly }: Props) {
   const [focused, setFocused] = useState(false);
+  const touch = useTouch();
   const keyword = useDebounced(line.name.trim());
   const projects = useQuery({ ...projectsQuery(keyword), enabled: focused && !readOnly });
   const error = useFirstError([
@@ -120,7 +121,12 @@ export function LineNameCell({ line, index, dispatch, readOnly }: Props) {
         popupMatchSelectWidth={360}
         placeholder="输入名称或编码搜索商品"
         onFocus={() => setFocused(true)}
-        onBlur={() => setFocused(false)}
+        onBlur={() => {
+          setFocused(false);
+          // leaving the name checks it and its code, as 确认开具 would (issue 24 item 2)
+          touch(`goods_info.${index}.name`);
+          touch(`goods_info.${index}.tax_class_code`);
+        }}
         onChange={(v: string) => {
           // a picked option also arrives here first; onSelect then fills the whole line
           if (!v.startsWith('#')) dispatch({ type: 'updateLine', key: line.key, patch: { name: v } });

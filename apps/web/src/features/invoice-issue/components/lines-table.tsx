@@ -7,7 +7,7 @@ import { sameDraftParts } from '../utils/memo.ts';
 import { AREA_UNITS } from '../utils/specific-rules.ts';
 import type { Draft, DraftLine } from '../utils/types.ts';
 import { DiscountModal } from './discount-modal.tsx';
-import { CellError, useFirstError } from './field.tsx';
+import { CellError, useFirstError, useTouch } from './field.tsx';
 import { LineNameCell } from './line-name-cell.tsx';
 import { RateCell } from './rate-cell.tsx';
 
@@ -30,6 +30,7 @@ function NumberCell(props: {
   onChange: (v: string) => void;
 }) {
   const error = useFirstError(props.paths);
+  const touch = useTouch();
   return (
     <div>
       <Input
@@ -38,6 +39,9 @@ function NumberCell(props: {
         value={props.value}
         disabled={props.disabled}
         status={error ? 'error' : undefined}
+        onBlur={() => {
+          for (const p of props.paths) touch(p);
+        }}
         onChange={(e) => props.onChange(decimalOnly(e.target.value))}
         style={{ textAlign: 'right' }}
       />
@@ -56,6 +60,7 @@ function TextCell(props: {
   onChange: (v: string) => void;
 }) {
   const error = useFirstError([props.path]);
+  const touch = useTouch();
   return (
     <div>
       <Input
@@ -64,6 +69,7 @@ function TextCell(props: {
         disabled={props.disabled}
         maxLength={props.max}
         status={error ? 'error' : undefined}
+        onBlur={() => touch(props.path)}
         onChange={(e) => props.onChange(e.target.value)}
       />
       <CellError message={error} />
@@ -285,12 +291,14 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
 
 function AreaUnitCell(props: { index: number; value: string; onChange: (v: string) => void }) {
   const error = useFirstError([`goods_info.${props.index}.unit`]);
+  const touch = useTouch();
   return (
     <div>
       <Select
         aria-label={`面积单位 第${props.index + 1}行`}
         value={props.value || undefined}
         status={error ? 'error' : undefined}
+        onBlur={() => touch(`goods_info.${props.index}.unit`)}
         style={{ width: '100%' }}
         options={AREA_UNITS.map((u) => ({ value: u, label: u }))}
         onChange={props.onChange}

@@ -12,7 +12,7 @@ import { type Dispatch, useEffect } from 'react';
 import { taxRatesQuery } from '../../../api/projects.ts';
 import type { DraftAction } from '../utils/draft.ts';
 import type { DraftLine, ZeroRateFlag } from '../utils/types.ts';
-import { CellError, useFirstError } from './field.tsx';
+import { CellError, useFirstError, useTouch } from './field.tsx';
 
 // 税率: the rates the goods code admits for this business (POST tax-rate), 免税 / 不征税 with their
 // flags (domain.md §2.5); the general list until a code is chosen.
@@ -45,6 +45,7 @@ export function RateCell({ line, index, dispatch, readOnly }: Props) {
   const rates = useQuery(taxRatesQuery(line.tax_class_code));
   const options = toRateOptions(rates.data);
   const error = useFirstError([`goods_info.${index}.tax_rate`]);
+  const touch = useTouch();
   const current = options.find(
     (o) => sameRate(o.value, line.tax_rate) && o.zeroRateFlag === line.zero_rate_flag,
   );
@@ -107,6 +108,7 @@ export function RateCell({ line, index, dispatch, readOnly }: Props) {
         value={value}
         disabled={readOnly}
         status={error ? 'error' : undefined}
+        onBlur={() => touch(`goods_info.${index}.tax_rate`)}
         placeholder="税率"
         style={{ width: '100%' }}
         options={items}

@@ -30,6 +30,14 @@ import { type Limits, validateDraft } from '../utils/validate.ts';
 const EARLIER =
   '此前用同一流水号提交的发票已开具（可能在其他窗口），以下是已开具的发票；修改后的内容未开具，如需再开请点击“继续开票”。';
 
+/** a line's figure: leaving it shows the invoice totals' checks too */
+const LINE_FIGURE = /^goods_info\.\d+\.(quantity|price|amount)$/;
+const TOTAL_PATHS = [
+  'invoice_info.total_amount',
+  'invoice_info.total_tax',
+  'invoice_info.total_price_with_tax',
+];
+
 export type Phase = 'editing' | 'submitting' | 'checking' | 'unknown' | 'issued';
 
 const defaultCalls: IssueCalls = {
@@ -271,8 +279,13 @@ export function useIssueForm(opts: IssueFormOptions) {
     resetMarks();
   }, [freshDraft, resetMarks]);
 
+  /**
+   * A field left: its checks show from now on (issue 24 item 2). Leaving a line's quantity, price or
+   * amount also shows what it does to the invoice — the totals against the device's limit and quota.
+   */
   const touch = useCallback((path: string) => {
-    setTouched((prev) => (prev.has(path) ? prev : new Set(prev).add(path)));
+    const paths = LINE_FIGURE.test(path) ? [path, ...TOTAL_PATHS] : [path];
+    setTouched((prev) => (paths.every((p) => prev.has(p)) ? prev : new Set([...prev, ...paths])));
   }, []);
 
   const lastErrors = useRef<FieldErrors | undefined>(undefined);
