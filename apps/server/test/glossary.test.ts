@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS, RETIRED_WORDINGS, retryIn } from '@kaipiao/shared';
+import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS, RETIRED_WORDINGS, retryIn, TERMS } from '@kaipiao/shared';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -56,6 +56,14 @@ describe('glossary', () => {
       '59秒后重试',
       '数电普票',
       '纸质专票',
+      '托管数电账号',
+      '冲红原因',
+      '发票号：',
+      '红字信息确认单',
+      '商品名称',
+      '货物名称',
+      '店铺',
+      '审核人',
     ]) {
       expect(retired(old), old).toBe(true);
     }
@@ -64,6 +72,9 @@ describe('glossary', () => {
       retryIn(59),
       '非企业单位',
       '电子发票（普通发票）',
+      ...Object.values(TERMS),
+      // the bureau's own field of 货物运输服务 keeps its name
+      '运输货物名称',
     ]) {
       expect(retired(now), now).toBe(false);
     }

@@ -25,7 +25,7 @@ export function redFormKindOf(invoiceType: string): RedFormKind {
   return 'direct';
 }
 
-/** 红字发票冲红原因 (domain.md §3.3). */
+/** 红字发票红冲原因 (domain.md §3.3). */
 export const RED_REASONS = {
   '01': '开票有误',
   '02': '销货退回',

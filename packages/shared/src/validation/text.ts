@@ -151,7 +151,7 @@ export const FIELD_LABELS: Record<string, string> = {
   vehicle_no: '运输工具牌号',
   origin: '起运地',
   destination: '到达地',
-  goods_name: '货物名称',
+  goods_name: '运输货物名称',
   province: '省份',
   city: '城市',
   lease_period: '租赁期起止',

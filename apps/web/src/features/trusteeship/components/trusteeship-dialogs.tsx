@@ -85,7 +85,7 @@ export function TrusteeshipDialogs({
     <Modal
       open
       width={560}
-      title={isHandOver ? (device.mode === 'account' ? '托管数电账号' : '托管设备') : '授权开票门店'}
+      title={isHandOver ? (device.mode === 'account' ? '托管数电账户' : '托管设备') : '授权开票门店'}
       okText={isHandOver ? '确认托管' : '保存'}
       okButtonProps={{ loading: busy }}
       onCancel={onClose}
