@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
 import { apiOk } from '../../../test/api.ts';
 import { apiCalls, server } from '../../../test/msw.ts';
+import { onWideScreen } from '../../../test/wide-screen.ts';
 import { GoodsPage } from './goods-page.tsx';
 
 const ITEM: GoodsItem = {
@@ -28,6 +29,8 @@ const ITEM: GoodsItem = {
 };
 
 describe('GoodsPage', { timeout: 60_000 }, () => {
+  // every column, as at 1600 px and wider
+  onWideScreen();
   beforeEach(() => {
     server.use(apiOk('GET', '/v3/client-project/get-projects', { list: [ITEM], total: 1 }));
   });

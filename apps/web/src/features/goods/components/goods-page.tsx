@@ -52,11 +52,13 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
         </Space>
       ),
     },
-    { title: '发票显示名称', dataIndex: 'full_name', ellipsis: true },
+    // issue 24 item 1: fits at 1280 px; 发票显示名称 (*简称*名称) and 更新时间 show from 1600 px
+    { title: '发票显示名称', dataIndex: 'full_name', ellipsis: true, responsive: ['xxl'] },
     {
       title: '税收分类编码',
       dataIndex: 'tax_class_code',
       width: 200,
+      className: 'kp-num',
       render: (_, r) => (
         <Space direction="vertical" size={0}>
           <Typography.Text copyable={{ text: r.tax_class_code }}>{r.tax_class_code}</Typography.Text>
@@ -66,13 +68,14 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
         </Space>
       ),
     },
-    { title: '规格型号', dataIndex: 'spec', width: 110, ellipsis: true, renderText: (v: string) => v || '—' },
-    { title: '单位', dataIndex: 'unit', width: 80, renderText: (v: string) => v || '—' },
+    { title: '规格型号', dataIndex: 'spec', width: 100, ellipsis: true, renderText: (v: string) => v || '—' },
+    { title: '单位', dataIndex: 'unit', width: 70, ellipsis: true, renderText: (v: string) => v || '—' },
     {
       title: '单价',
       dataIndex: 'price',
-      width: 140,
+      width: 150,
       align: 'right',
+      className: 'kp-num',
       render: (_, r) =>
         r.price === null ? (
           <Typography.Text type="secondary">开票时填写</Typography.Text>
@@ -83,11 +86,13 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
           </Space>
         ),
     },
-    { title: '税率', dataIndex: 'tax_rate_label', width: 90 },
+    { title: '税率', dataIndex: 'tax_rate_label', width: 80, className: 'kp-nowrap' },
     {
       title: '更新时间',
       dataIndex: 'updated_at',
       width: 160,
+      className: 'kp-num',
+      responsive: ['xxl'],
       renderText: (v: string) => beijingDateTimeMinutes(v),
     },
     {
@@ -137,7 +142,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
         columns={columns}
         search={false}
         cardBordered
-        scroll={{ x: 1200 }}
+        scroll={{ x: 900 }}
         headerTitle={variant === 'hotel' ? '商品编码（酒店）' : '商品编码'}
         tooltip="维护常用的开票项目：税收分类编码、税率和单价，开票时直接选用"
         options={{

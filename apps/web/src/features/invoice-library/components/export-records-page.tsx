@@ -54,7 +54,8 @@ export function ExportRecordsPage() {
   }
 
   const columns: ProColumns<ExportRecord>[] = [
-    { title: '导出类型', dataIndex: 'kind_name', width: 120 },
+    // issue 24 item 1: fits at 1280 px; 文件大小 and 操作人 show from 1600 px
+    { title: '导出类型', dataIndex: 'kind_name', width: 100 },
     {
       title: '导出范围',
       dataIndex: 'summary',
@@ -64,10 +65,10 @@ export function ExportRecordsPage() {
     {
       title: '状态',
       dataIndex: 'status',
-      width: 200,
+      width: 170,
       render: (_, r) =>
         r.status === 'running' || r.status === 'queued' ? (
-          <Space direction="vertical" size={0} style={{ width: 160 }}>
+          <Space direction="vertical" size={0} style={{ width: 140 }}>
             <Badge status={STATUS_BADGE[r.status]} text={r.status_name} />
             <Progress aria-label="导出进度" percent={r.progress} size="small" />
           </Space>
@@ -84,21 +85,35 @@ export function ExportRecordsPage() {
           <Badge status={STATUS_BADGE[r.status]} text={r.status_name} />
         ),
     },
-    { title: '发票张数', dataIndex: 'row_count', width: 100, align: 'right' },
+    { title: '发票张数', dataIndex: 'row_count', width: 90, align: 'right', className: 'kp-num' },
     {
       title: '文件大小',
       dataIndex: 'file_size',
       width: 100,
       align: 'right',
+      className: 'kp-num',
+      responsive: ['xxl'],
       render: (_, r) => fileSize(r.file_size),
     },
-    { title: '操作人', dataIndex: 'created_by_name', width: 110 },
-    { title: '创建时间', dataIndex: 'created_at', width: 150, render: (_, r) => beijingTime(r.created_at) },
-    { title: '有效期至', dataIndex: 'expires_at', width: 150, render: (_, r) => beijingTime(r.expires_at) },
+    { title: '操作人', dataIndex: 'created_by_name', width: 110, ellipsis: true, responsive: ['xxl'] },
+    {
+      title: '创建时间',
+      dataIndex: 'created_at',
+      width: 140,
+      className: 'kp-num',
+      render: (_, r) => beijingTime(r.created_at),
+    },
+    {
+      title: '有效期至',
+      dataIndex: 'expires_at',
+      width: 140,
+      className: 'kp-num',
+      render: (_, r) => beijingTime(r.expires_at),
+    },
     {
       title: '操作',
       valueType: 'option',
-      width: 100,
+      width: 90,
       fixed: 'right',
       render: (_, r) => [
         <WhyDisabled key="download" reason={r.status !== 'done' && notReady(r.status)}>
@@ -125,7 +140,7 @@ export function ExportRecordsPage() {
       cardBordered
       headerTitle="导出记录"
       tooltip="PDF批量下载和Excel导出在后台生成，完成后可下载；文件保留7天"
-      scroll={{ x: 1100 }}
+      scroll={{ x: 900 }}
       options={{ reload: true, density: false, setting: false }}
       // refresh every 2 s while an export is still being built
       polling={(rows) => (active(rows) ? 2000 : 0)}

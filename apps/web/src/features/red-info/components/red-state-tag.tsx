@@ -7,15 +7,24 @@ const COLORS: Record<RedForm['state_class'], string> = {
   void: 'default',
 };
 
+const ELLIPSIS = {
+  maxWidth: '100%',
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  verticalAlign: 'bottom',
+} as const;
+
 /** A red form's state: pending (blue), confirmed (green), void (grey); the code for 确认单. */
 export function RedStateTag({
   form,
 }: {
   form: Pick<RedForm, 'kind' | 'state' | 'state_name' | 'state_class'>;
 }) {
+  const text = form.kind === 'confirm' ? `${form.state} ${form.state_name}` : form.state_name;
   return (
-    <Tag color={COLORS[form.state_class]} bordered={false}>
-      {form.kind === 'confirm' ? `${form.state} ${form.state_name}` : form.state_name}
+    // a long state (05 作废（销方录入购方否认）) ends in … in a narrow column, in full on hover
+    <Tag color={COLORS[form.state_class]} bordered={false} title={text} style={ELLIPSIS}>
+      {text}
     </Tag>
   );
 }

@@ -140,11 +140,15 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             setPageSize(s);
           },
         }}
+        // issue 24 item 1: fits at 1280 px (接收方式 from 1600 px; the review drawer shows it);
+        // narrower, the table scrolls, not the page
+        scroll={{ x: 900 }}
         columns={[
           {
             title: '提交时间',
             dataIndex: 'created_at',
             width: 100,
+            className: 'kp-num',
             render: (v: string) => (
               <Space direction="vertical" size={0}>
                 <span>{beijingTime(v, true).slice(0, 10)}</span>
@@ -175,17 +179,23 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
           {
             title: '购买方',
             render: (_, r) => (
-              <Space direction="vertical" size={0}>
-                <Typography.Text>{r.buyer_name}</Typography.Text>
-                {r.buyer_tax_code && <Typography.Text type="secondary">{r.buyer_tax_code}</Typography.Text>}
-              </Space>
+              <>
+                <Typography.Text ellipsis={{ tooltip: r.buyer_name }} style={{ display: 'block' }}>
+                  {r.buyer_name}
+                </Typography.Text>
+                {r.buyer_tax_code && (
+                  <Typography.Text type="secondary" className="kp-num" style={{ display: 'block' }}>
+                    {r.buyer_tax_code}
+                  </Typography.Text>
+                )}
+              </>
             ),
           },
           ...(hotel
             ? [
                 {
                   title: '房号 / 住客 / 入住离店',
-                  width: 170,
+                  width: 160,
                   render: (_: unknown, r: ScanRequest) =>
                     r.hotel_stay ? (
                       <Space direction="vertical" size={0}>
@@ -207,6 +217,8 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
           {
             title: '接收方式',
             width: 200,
+            ellipsis: true,
+            responsive: ['xxl'],
             render: (_, r) => (
               <Space direction="vertical" size={0}>
                 {r.email && <span>{r.email}</span>}
@@ -219,6 +231,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             dataIndex: 'amount',
             width: 110,
             align: 'right',
+            className: 'kp-num',
             render: (v: string | null, r) =>
               v ? (
                 <Space direction="vertical" size={0} style={{ alignItems: 'flex-end' }}>

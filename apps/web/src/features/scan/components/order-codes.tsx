@@ -130,12 +130,16 @@ export function OrderCodes({
             setPageSize(s);
           },
         }}
+        // issue 24 item 1: fits at 1280 px (生成时间 from 1600 px); narrower, the table scrolls, not the page
+        scroll={{ x: 900 }}
         columns={[
-          { title: '订单号', dataIndex: 'order_no', width: 180 },
+          { title: '订单号', dataIndex: 'order_no', width: 160, ellipsis: true },
           {
             title: '生成时间',
             dataIndex: 'created_at',
-            width: 160,
+            width: 170,
+            className: 'kp-num',
+            responsive: ['xxl'],
             render: (v: string) => beijingTime(v, true),
           },
           {
@@ -147,29 +151,45 @@ export function OrderCodes({
             ? [
                 {
                   title: '房号 / 住客',
-                  width: 130,
+                  width: 120,
+                  ellipsis: true,
                   render: (_: unknown, r: ScanCode) =>
                     r.hotel_stay ? `${r.hotel_stay.room_no} / ${r.hotel_stay.guest_name}` : '',
                 },
                 {
                   title: '入住 - 离店',
-                  width: 190,
+                  width: 120,
+                  className: 'kp-nowrap',
                   render: (_: unknown, r: ScanCode) =>
-                    r.hotel_stay?.check_in ? `${r.hotel_stay.check_in} 至 ${r.hotel_stay.check_out}` : '',
+                    r.hotel_stay?.check_in ? (
+                      <span title={`${r.hotel_stay.check_in} 至 ${r.hotel_stay.check_out}`}>
+                        {r.hotel_stay.check_in.slice(5)} 至 {r.hotel_stay.check_out.slice(5)}
+                      </span>
+                    ) : (
+                      ''
+                    ),
                 },
               ]
             : []),
-          { title: '金额', dataIndex: 'amount', width: 110, align: 'right', render: (v: string) => money(v) },
+          {
+            title: '金额',
+            dataIndex: 'amount',
+            width: 110,
+            align: 'right',
+            className: 'kp-num',
+            render: (v: string) => money(v),
+          },
           {
             title: '有效期至',
             dataIndex: 'expires_at',
-            width: 160,
+            width: 150,
+            className: 'kp-num',
             render: (v: string | null) => {
               const expired = v !== null && new Date(v).getTime() < Date.now();
               return (
                 <Typography.Text type={expired ? 'secondary' : undefined}>
-                  {beijingTime(v, true)}
-                  {expired ? '（已过期）' : ''}
+                  {beijingTime(v)}
+                  {expired && <div>已过期</div>}
                 </Typography.Text>
               );
             },
@@ -191,7 +211,7 @@ export function OrderCodes({
           },
           {
             title: '操作',
-            width: 130,
+            width: 120,
             render: (_, r) => (
               <Space size={0}>
                 <Button type="link" size="small" onClick={() => setShown(r)}>

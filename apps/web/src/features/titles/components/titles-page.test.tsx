@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
 import { apiOk } from '../../../test/api.ts';
 import { apiCalls, server } from '../../../test/msw.ts';
+import { onWideScreen } from '../../../test/wide-screen.ts';
 import { TitlesPage } from './titles-page.tsx';
 
 const TITLE: TitleItem = {
@@ -24,6 +25,8 @@ const TITLE: TitleItem = {
 };
 
 describe('TitlesPage', { timeout: 60_000 }, () => {
+  // every column, as at 1600 px and wider
+  onWideScreen();
   beforeEach(() => {
     server.use(apiOk('GET', '/v3/client-title/list', { list: [TITLE], total: 1 }));
   });

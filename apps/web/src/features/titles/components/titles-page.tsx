@@ -56,31 +56,43 @@ export function TitlesPage() {
         </Space>
       ),
     },
-    { title: '纳税人识别号', dataIndex: 'tax_code', width: 200, renderText: (v: string) => v || '—' },
+    // issue 24 item 1: fits at 1280 px; 地址、电话, 开户行及账号 and 更新时间 show from 1600 px (and
+    // in the edit form)
+    {
+      title: '纳税人识别号',
+      dataIndex: 'tax_code',
+      width: 190,
+      className: 'kp-num',
+      renderText: (v: string) => v || '—',
+    },
     {
       title: '地址、电话',
       dataIndex: 'address',
       ellipsis: true,
+      responsive: ['xxl'],
       renderText: (_: string, r) => [r.address, r.phone].filter(Boolean).join(' ') || '—',
     },
     {
       title: '开户行及账号',
       dataIndex: 'bank_name',
       ellipsis: true,
+      responsive: ['xxl'],
       renderText: (_: string, r) => [r.bank_name, r.bank_account].filter(Boolean).join(' ') || '—',
     },
     {
       title: '邮箱 / 手机',
       dataIndex: 'email',
-      width: 200,
+      width: 190,
       ellipsis: true,
       renderText: (_: string, r) => [r.email, r.mobile].filter(Boolean).join(' / ') || '—',
     },
-    { title: '使用次数', dataIndex: 'use_count', width: 90, align: 'right' },
+    { title: '使用次数', dataIndex: 'use_count', width: 90, align: 'right', className: 'kp-num' },
     {
       title: '更新时间',
       dataIndex: 'updated_at',
       width: 160,
+      className: 'kp-num',
+      responsive: ['xxl'],
       renderText: (v: string) => beijingDateTimeMinutes(v),
     },
     {
@@ -115,7 +127,7 @@ export function TitlesPage() {
         columns={columns}
         search={false}
         cardBordered
-        scroll={{ x: 1200 }}
+        scroll={{ x: 900 }}
         headerTitle={
           <Segmented<TypeFilter>
             value={typeFilter}

@@ -64,10 +64,12 @@ export function TrusteeshipPage() {
     {
       title: '设备 / 账号',
       key: 'name',
-      width: 210,
+      // issue 24 item 1: the column that takes the room left, so that the table fits at 1280 px
       render: (_, d) => (
-        <Space direction="vertical" size={0}>
-          <Typography.Text strong>{d.name}</Typography.Text>
+        <Space direction="vertical" size={0} style={{ display: 'flex' }}>
+          <Typography.Text strong ellipsis={{ tooltip: d.name }}>
+            {d.name}
+          </Typography.Text>
           <Space size={4} wrap>
             <Tag color="blue">{d.kind_name}</Tag>
             {d.kind !== 'digital' && <Tag>{d.is_main ? '主盘' : `分盘${d.extension_no}`}</Tag>}
@@ -81,7 +83,7 @@ export function TrusteeshipPage() {
     {
       title: '托管状态',
       key: 'status',
-      width: 180,
+      width: 160,
       render: (_, d) => (
         <Space direction="vertical" size={0}>
           <Tag color={STATUS_COLOR[d.status]}>{d.status_name}</Tag>
@@ -89,13 +91,16 @@ export function TrusteeshipPage() {
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
               {d.location}
               <br />
-              {d.handed_over_by || '—'} 于 {d.handed_over_at ? beijingDateTimeMinutes(d.handed_over_at) : '—'}{' '}
+              {d.handed_over_by || '—'} 于{' '}
+              <span className="kp-nowrap">
+                {d.handed_over_at ? beijingDateTimeMinutes(d.handed_over_at) : '—'}
+              </span>{' '}
               托管
             </Typography.Text>
           )}
           {d.status === 'revoked' && d.revoked_at && (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {beijingDateTimeMinutes(d.revoked_at)} 撤销
+              <span className="kp-nowrap">{beijingDateTimeMinutes(d.revoked_at)}</span> 撤销
               {d.revoke_reason ? `：${d.revoke_reason}` : ''}
             </Typography.Text>
           )}
@@ -117,14 +122,15 @@ export function TrusteeshipPage() {
     {
       title: '单张限额',
       dataIndex: 'per_invoice_limit',
-      width: 100,
+      width: 110,
+      className: 'kp-num',
       align: 'right',
       render: (v: string) => money(v),
     },
     {
       title: '可开票门店',
       key: 'stores',
-      width: 180,
+      width: 170,
       render: (_, d) => (
         <Space direction="vertical" size={4}>
           {d.bound_stores.map((s) => (
@@ -213,7 +219,7 @@ export function TrusteeshipPage() {
           columns={columns}
           dataSource={list}
           pagination={false}
-          scroll={{ x: 1100 }}
+          scroll={{ x: 960 }}
         />
       </Card>
       <TrusteeshipDialogs
