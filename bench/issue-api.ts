@@ -28,6 +28,7 @@
 
 import { execFile } from 'node:child_process';
 import { constants, publicEncrypt } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
@@ -74,7 +75,56 @@ type Result = {
   errors: number;
   /** the share of the time this process's event loop was busy */
   elu: number;
+  /**
+   * CPU time per answered request, this process and the embedded PostgreSQL together (ms): what a
+   * request costs, steadier than requests/s on a machine others load (the load generator excluded)
+   */
+  cpuMs: number;
 };
+
+/** the embedded cluster's processes (postmaster and its children), when the bench started one */
+let clusterDir: string | null = null;
+function clusterPids(): number[] {
+  if (!clusterDir) return [];
+  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  const stat = (pid: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const master = procs.find((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(clusterDir!);
+    } catch {
+      return false;
+    }
+  });
+  if (!master) return [];
+  const children = procs.filter(
+    (pid) =>
+      stat(pid)
+        ?.slice(stat(pid)!.lastIndexOf(')') + 2)
+        .split(' ')[1] === master,
+  );
+  return [master, ...children].map(Number);
+}
+/** user + system CPU of this process and the cluster's, in ms (/proc ticks are 10 ms) */
+function cpuNowMs(): number {
+  const own = process.cpuUsage();
+  let ms = (own.user + own.system) / 1000;
+  for (const pid of clusterPids()) {
+    try {
+      const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      ms += (Number(f[11]) + Number(f[12])) * 10;
+    } catch {
+      // the backend ended meanwhile: its time is lost to both sides alike
+    }
+  }
+  return ms;
+}
 
 /**
  * The load generator, run in a child process: autocannon's API with a `setupRequest` that gives
@@ -114,16 +164,19 @@ async function load(target: Target, seconds: number, connections: number): Promi
     body: target.body,
   };
   const elu0 = performance.eventLoopUtilization();
+  const cpu0 = cpuNowMs();
   const { stdout } = await run(
     process.execPath,
     ['-e', LOADER, path.join(ROOT, 'node_modules/autocannon'), JSON.stringify(opts)],
     { maxBuffer: 64 * 1024 * 1024 },
   );
+  const cpu = cpuNowMs() - cpu0;
   const r = JSON.parse(stdout);
   return {
     name: target.name,
     connections,
     elu: performance.eventLoopUtilization(elu0).utilization,
+    cpuMs: cpu / Math.max(1, r.requests.total),
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -215,7 +268,8 @@ async function prepareDatabase(): Promise<{ url: string; stop: () => Promise<voi
   let adminUrl = process.env.DATABASE_URL?.replace(/\/[^/]*$/, '/postgres');
   let stop = async () => {};
   if (!adminUrl) {
-    const { cluster } = await startEmbeddedPostgres(path.join(ROOT, '.tmp/bench-pg'), {
+    clusterDir = path.join(ROOT, '.tmp/bench-pg');
+    const { cluster } = await startEmbeddedPostgres(clusterDir, {
       port: 55433,
       quiet: true,
     });
@@ -433,6 +487,7 @@ async function main() {
       'vs bare': `${pct(median(ratios))} (${ratios.map(pct).join(' / ')})`,
       [`vs bare at c=${level0}`]: pct(median(at0)),
       'node busy': LEVELS.map((_, k) => pct(median(runs.map((r) => r.byLevel[k]!.elu)))).join(' / '),
+      'CPU ms/req': LEVELS.map((_, k) => median(runs.map((r) => r.byLevel[k]!.cpuMs)).toFixed(2)).join(' / '),
       'p99 ms': Math.max(...runs.map((r) => r.best.p99)),
     };
   };
