@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { BlueInvoiceRequest, IssueResult } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
-import type { RawRow } from '../../db/rows.ts';
-import type { invoices } from '../../db/schema/index.ts';
+import type { LeftJoined, Prefixed, RawRow } from '../../db/rows.ts';
+import type { clients, invoices } from '../../db/schema/index.ts';
+import type { DeviceFacts } from './issue/eligibility.ts';
 import type { StoredLine } from './validate.ts';
 
 /** Sorted key lists by object shape, and quoted keys: payloads of one schema repeat both. */
@@ -72,6 +73,7 @@ export function requestHash(req: BlueInvoiceRequest): string {
 }
 
 type InvoiceRaw = RawRow<typeof invoices>;
+type ClientRaw = RawRow<typeof clients>;
 
 export type InvoiceResultRow = Pick<
   InvoiceRaw,
@@ -106,30 +108,17 @@ const RESULT_COLUMNS = sql.raw(
 );
 
 /** What issuing checks, read in the statement that inserts the invoice: seller, device, binding, stock, the serial's invoice. */
-export type IssueContext = {
-  seller_name: string;
-  seller_tax_code: string;
-  seller_address: string;
-  seller_phone: string;
-  seller_bank_name: string;
-  seller_bank_account: string;
-  taxpayer_type: string;
-  device_id: number | null;
-  device_status: string | null;
-  online: boolean | null;
-  locked: boolean | null;
-  invoice_types: string[] | null;
-  per_invoice_limit: string | null;
-  monthly_quota: string | null;
-  quota_used: string | null;
-  bound: boolean;
-  stock: number | string;
-  inv_id: number | string | null;
-  inv_hash: string | null;
-  inv_status: IssueResult['status'] | null;
-  /** the invoice this statement inserted, if it did */
-  new_id: number | string | null;
-};
+export type IssueContext = Prefixed<
+  'seller_',
+  Pick<ClientRaw, 'name' | 'tax_code' | 'address' | 'phone' | 'bank_name' | 'bank_account'>
+> &
+  Pick<ClientRaw, 'taxpayer_type'> &
+  DeviceFacts &
+  LeftJoined<{ inv_id: InvoiceRaw['id']; inv_hash: InvoiceRaw['request_hash'] }> & {
+    inv_status: IssueResult['status'] | null;
+    /** the invoice this statement inserted, if it did */
+    new_id: InvoiceRaw['id'] | null;
+  };
 
 export async function findResult(
   db: DbOrTx,

@@ -74,7 +74,7 @@ export async function selectIssuingDevice(
   storeId: number,
   deviceId: number | null,
   invoiceType: string,
-): Promise<{ id: number; invoice_types: string[] } | undefined> {
+): Promise<Pick<RawRow<typeof taxDevices>, 'id' | 'invoice_types'> | undefined> {
   const res = await db.execute<
     Pick<RawRow<typeof taxDevices>, 'id' | 'invoice_types'>
   >(sql`select d.id, d.invoice_types

@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { LeftJoined, Prefixed, RawRow } from '../../db/rows.ts';
+import type { deviceTrusteeships, taxDevices } from '../../db/schema/index.ts';
 import { deviceSql, type Scope, storeSql } from '../../lib/scope.ts';
 
 type Db = FastifyInstance['db'];
@@ -7,27 +9,25 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** SQL only (style.md): the trusteeship rows of a business and their grants. */
 
-export type DeviceRow = {
-  id: number;
-  kind: string;
-  name: string;
-  device_no: string;
-  extension_no: number;
-  parent_id: number | null;
-  status: string;
-  invoice_types: string[];
-  trust_id: number | null;
-  trust_status: string | null;
-  mode: string | null;
-  location: string | null;
-  contact_mobile: string | null;
-  handed_over_at: string | null;
-  handed_over_by: string | null;
-  revoked_at: string | null;
-  revoke_reason: string | null;
-  bound: { id: number; name: string }[] | null;
-  granted: { id: number; name: string }[] | null;
-};
+type TrustRaw = RawRow<typeof deviceTrusteeships>;
+
+/** The device's columns and its latest trusteeship's (left-joined; `t.id as trust_id`, `t.status as trust_status`). */
+export type DeviceRow = Pick<
+  RawRow<typeof taxDevices>,
+  'id' | 'kind' | 'name' | 'device_no' | 'extension_no' | 'parent_id' | 'status' | 'invoice_types'
+> &
+  LeftJoined<
+    Prefixed<'trust_', Pick<TrustRaw, 'id' | 'status'>> &
+      Pick<
+        TrustRaw,
+        'mode' | 'location' | 'contact_mobile' | 'handed_over_at' | 'revoked_at' | 'revoke_reason'
+      >
+  > & {
+    /** the handing-over user's nickname ('' when unknown) */
+    handed_over_by: string | null;
+    bound: { id: number; name: string }[] | null;
+    granted: { id: number; name: string }[] | null;
+  };
 
 const rows = async <T>(db: Db | Tx, q: SQL) => (await db.execute(q)).rows as T[];
 

@@ -1,5 +1,7 @@
 import { dec, INVOICE_CODE, messageFor } from '@kaipiao/shared';
 import { isDigitalType } from '../../../channels/numbers.ts';
+import type { LeftJoined, RawRow } from '../../../db/rows.ts';
+import type { taxDevices } from '../../../db/schema/index.ts';
 import { AppError } from '../../../lib/app-error.ts';
 
 /**
@@ -13,19 +15,21 @@ import { AppError } from '../../../lib/app-error.ts';
  * refusal. eligibility.test.ts proves the two agree on generated device states.
  */
 
-/** What the rules read about a device, as the issuing statement selects it (issue/repo.ts `ctx`). */
-export type DeviceFacts = {
-  device_id: number | null;
+type DeviceRaw = RawRow<typeof taxDevices>;
+
+/**
+ * What the rules read about a device, as the issuing statement selects it (issue/repo.ts `ctx`): the
+ * device's columns, left-joined (`d.id as device_id`, `d.status as device_status`; `quota_used` is
+ * the month of the check's, 0 when the stored month is an earlier one).
+ */
+export type DeviceFacts = LeftJoined<
+  { device_id: DeviceRaw['id']; device_status: DeviceRaw['status'] } & Pick<
+    DeviceRaw,
+    'invoice_types' | 'online' | 'locked' | 'per_invoice_limit' | 'monthly_quota' | 'quota_used'
+  >
+> & {
   /** the store is bound to the device, or granted it while it is hosted */
   bound: boolean;
-  invoice_types: string[] | null;
-  device_status: string | null;
-  online: boolean | null;
-  locked: boolean | null;
-  per_invoice_limit: string | null;
-  monthly_quota: string | null;
-  /** used in the month of the check (0 when the stored month is an earlier one) */
-  quota_used: string | null;
   /** blank stock of the invoice's kind (older kinds) */
   stock: number | string;
 };
