@@ -82,47 +82,41 @@ type Result = {
   cpuMs: number;
 };
 
-/** the embedded cluster's processes (postmaster and its children), when the bench started one */
+/** the embedded cluster's data directory, when the bench started one (its processes are counted) */
 let clusterDir: string | null = null;
-function clusterPids(): number[] {
-  if (!clusterDir) return [];
-  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  const stat = (pid: string) => {
-    try {
-      return readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      return null;
-    }
-  };
-  const master = procs.find((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(clusterDir!);
-    } catch {
-      return false;
-    }
-  });
-  if (!master) return [];
-  const children = procs.filter(
-    (pid) =>
-      stat(pid)
-        ?.slice(stat(pid)!.lastIndexOf(')') + 2)
-        .split(' ')[1] === master,
-  );
-  return [master, ...children].map(Number);
-}
-/** user + system CPU of this process and the cluster's, in ms (/proc ticks are 10 ms) */
-function cpuNowMs(): number {
-  const own = process.cpuUsage();
-  let ms = (own.user + own.system) / 1000;
-  for (const pid of clusterPids()) {
-    try {
-      const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-      ms += (Number(f[11]) + Number(f[12])) * 10;
-    } catch {
-      // the backend ended meanwhile: its time is lost to both sides alike
-    }
+const readProc = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null; // the process ended meanwhile
   }
+};
+/** pid → user + system CPU in ms (/proc ticks are 10 ms) of the postmaster and its children */
+function clusterCpu(): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!clusterDir) return out;
+  const stats = new Map<string, string[]>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    const st = readProc(`/proc/${pid}/stat`);
+    if (st) stats.set(pid, st.slice(st.lastIndexOf(')') + 2).split(' '));
+  }
+  const master = [...stats.keys()].find((pid) => readProc(`/proc/${pid}/cmdline`)?.includes(clusterDir!));
+  if (!master) return out;
+  for (const [pid, f] of stats) {
+    if (pid === master || f[1] === master) out.set(Number(pid), (Number(f[11]) + Number(f[12])) * 10);
+  }
+  return out;
+}
+type CpuMark = { own: NodeJS.CpuUsage; cluster: Map<number, number> };
+const cpuMark = (): CpuMark => ({ own: process.cpuUsage(), cluster: clusterCpu() });
+/**
+ * CPU spent since `m` in ms: this process, and each cluster process by its own difference (one that
+ * started meanwhile counts whole; one that ended meanwhile is lost, which backends of a pool rarely do)
+ */
+function cpuSinceMs(m: CpuMark): number {
+  const own = process.cpuUsage(m.own);
+  let ms = (own.user + own.system) / 1000;
+  for (const [pid, now] of clusterCpu()) ms += now - (m.cluster.get(pid) ?? 0);
   return ms;
 }
 
@@ -164,13 +158,13 @@ async function load(target: Target, seconds: number, connections: number): Promi
     body: target.body,
   };
   const elu0 = performance.eventLoopUtilization();
-  const cpu0 = cpuNowMs();
+  const cpu0 = cpuMark();
   const { stdout } = await run(
     process.execPath,
     ['-e', LOADER, path.join(ROOT, 'node_modules/autocannon'), JSON.stringify(opts)],
     { maxBuffer: 64 * 1024 * 1024 },
   );
-  const cpu = cpuNowMs() - cpu0;
+  const cpu = cpuSinceMs(cpu0);
   const r = JSON.parse(stdout);
   return {
     name: target.name,
