@@ -145,7 +145,8 @@ describe('LibraryPage', { timeout: 120_000 }, () => {
         </QueryClientProvider>
       </MemoryRouter>,
     );
-    expect(await screen.findByText('杭州星河网络科技有限公司')).toBeTruthy();
+    // the table is drawn after the search form, and its rows after it: a busy machine needs a while
+    expect(await screen.findByText('杭州星河网络科技有限公司', {}, { timeout: 15_000 })).toBeTruthy();
     expect(screen.getAllByText('全额红冲').length).toBeGreaterThan(0);
     expect(screen.getByText('1,060.00')).toBeTruthy();
     expect(screen.getByText('2026-11-10 10:00')).toBeTruthy();
