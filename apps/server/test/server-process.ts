@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { DEMO } from '../src/seed/demo.ts';
 
-/** The real server as a child process (crash-restart and production-start tests). */
+/** The real server as a child process (crash-restart, production-start and scale-out tests). */
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 export type Server = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
@@ -18,8 +18,12 @@ export const freePort = () =>
   });
 
 export function start(dataDir: string, port: number, extraEnv: NodeJS.ProcessEnv = {}): Server {
+  // this process's database and address are not the child's; extraEnv may give them
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  delete inherited.DATABASE_URL;
+  delete inherited.HOST;
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inherited,
     NODE_ENV: 'test',
     PORT: String(port),
     KAIPIAO_DATA_DIR: dataDir,
@@ -28,8 +32,6 @@ export function start(dataDir: string, port: number, extraEnv: NodeJS.ProcessEnv
     LOG_LEVEL: 'warn',
     ...extraEnv,
   };
-  delete env.DATABASE_URL;
-  delete env.HOST;
   // node itself, not the tsx CLI: the CLI would leave this process running as a grandchild
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
     cwd: ROOT,
