@@ -156,7 +156,8 @@ export function LibraryFilters({ initialValues, stores, onSearch }: Props) {
     >
       <Row gutter={24}>
         {fields.map((field, i) => (
-          <Col key={field.key} {...SPAN} hidden={folded && i >= FOLDED}>
+          // not the hidden attribute: antd's column style shows the element anyway
+          <Col key={field.key} {...SPAN} style={folded && i >= FOLDED ? { display: 'none' } : undefined}>
             {field}
           </Col>
         ))}

@@ -128,7 +128,8 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
   return (
     <>
       <Flex vertical gap={16}>
-        <Card>
+        {/* the form items' own bottom margin closes the card */}
+        <Card styles={{ body: { paddingBottom: 0 } }}>
           <LibraryFilters
             initialValues={initial}
             stores={

@@ -109,6 +109,20 @@ describe('LibraryPage search, paging and selection', { timeout: 120_000 }, () =>
     await waitFor(() => expect(screen.queryByText(AMOUNT_RANGE_INVERTED)).toBeNull());
   });
 
+  it('收起 leaves the first three filters, 展开 shows them all again', async () => {
+    renderPage();
+    await rowsShown();
+    const column = (label: string) => screen.getByLabelText(label).closest('.ant-form-item')?.parentElement;
+    expect(column('状态')?.style.display).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: /收起/ }));
+    for (const label of ['购买方', '状态', '蓝/红字']) expect(column(label)?.style.display).toBe('none');
+    for (const label of ['开票日期', '发票号码', '发票种类']) expect(column(label)?.style.display).toBe('');
+    const unfold = screen.getByRole('button', { name: /展开/ });
+    expect(unfold.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(unfold);
+    expect(column('状态')?.style.display).toBe('');
+  });
+
   it('says when the count is capped', async () => {
     server.use(listed(2000));
     renderPage();
