@@ -10,7 +10,6 @@ import {
   bool,
   cents,
   type Device,
-  type DeviceInput,
   type Fault,
   type IssueInput,
   int,
