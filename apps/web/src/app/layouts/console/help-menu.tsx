@@ -11,13 +11,17 @@ const items: MenuProps['items'] = [
   { key: 'install', label: '安装下载', onClick: () => open('/help-center/install-download') },
 ];
 
-/** spec §2 Support menu. */
-export function HelpMenu() {
+/** spec §2 Support menu; `compact` (a phone): the icon alone. */
+export function HelpMenu({ compact = false }: { compact?: boolean }) {
   return (
     <Dropdown menu={{ items }} trigger={['hover', 'click']}>
-      <Button type="text" icon={<QuestionCircleOutlined />}>
-        帮助支持 <DownOutlined aria-hidden style={{ fontSize: 10 }} />
-      </Button>
+      {compact ? (
+        <Button type="text" aria-label="帮助支持" icon={<QuestionCircleOutlined />} />
+      ) : (
+        <Button type="text" icon={<QuestionCircleOutlined />}>
+          帮助支持 <DownOutlined aria-hidden style={{ fontSize: 10 }} />
+        </Button>
+      )}
     </Dropdown>
   );
 }

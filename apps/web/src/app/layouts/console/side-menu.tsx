@@ -3,7 +3,6 @@ import { Menu, type MenuProps, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAccess } from '../../../lib/access-context.tsx';
-import { useLayoutStore } from '../../../stores/layout-store.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { prefetchRoute, prefetchWhenIdle } from '../../prefetch.ts';
 import { type AppRoute, CONSOLE_ROUTES, MAIN_MENU } from '../../route-config.tsx';
@@ -30,10 +29,20 @@ function label(route: AppRoute, vip: boolean) {
 }
 
 /** The sidebar, derived from the route table and filtered by menu-list (spec §2, §4). */
-export function SideMenu({ area, route }: { area: 'main' | 'group'; route?: AppRoute }) {
+export function SideMenu({
+  area,
+  route,
+  collapsed,
+  onPick,
+}: {
+  area: 'main' | 'group';
+  route?: AppRoute;
+  collapsed: boolean;
+  /** after a page was picked (the phone's drawer closes) */
+  onPick?: () => void;
+}) {
   const access = useAccess();
   const navigate = useNavigate();
-  const collapsed = useLayoutStore((s) => s.collapsed);
   const isWxwork = useSessionStore((s) => s.platform === PLATFORM_WXWORK);
   const [openKeys, setOpenKeys] = useState<string[]>([]);
   const section = route?.section;
@@ -90,7 +99,10 @@ export function SideMenu({ area, route }: { area: 'main' | 'group'; route?: AppR
       selectedKeys={selected}
       {...(collapsed ? {} : { openKeys })}
       onOpenChange={setOpenKeys}
-      onClick={({ key }) => navigate(key)}
+      onClick={({ key }) => {
+        navigate(key);
+        onPick?.();
+      }}
     />
   );
 }

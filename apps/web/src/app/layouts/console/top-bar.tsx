@@ -1,4 +1,4 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined, ShopOutlined } from '@ant-design/icons';
+import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, ShopOutlined } from '@ant-design/icons';
 import { PLATFORM_WXWORK, SOURCE_PARTNER_22 } from '@kaipiao/shared/constants/menu';
 import { Button, Layout, Space } from 'antd';
 import { Link } from 'react-router';
@@ -11,8 +11,11 @@ import styles from './console.module.css';
 import { HelpMenu } from './help-menu.tsx';
 import { UserMenu } from './user-menu.tsx';
 
-/** spec §2 top bar. */
-export function TopBar({ area }: { area: 'main' | 'group' }) {
+/**
+ * spec §2 top bar. `onOpenMenu` on a phone (below 768 px), where the sidebar is a drawer: the menu
+ * button opens it instead of folding the sidebar.
+ */
+export function TopBar({ area, onOpenMenu }: { area: 'main' | 'group'; onOpenMenu?: () => void }) {
   const { collapsed, toggleCollapsed } = useLayoutStore();
   const { groupAuth } = useAccess();
   const business = useSessionStore((s) => s.business);
@@ -24,12 +27,16 @@ export function TopBar({ area }: { area: 'main' | 'group' }) {
 
   return (
     <Layout.Header className={styles.header}>
-      <Button
-        type="text"
-        aria-label={collapsed ? '展开菜单' : '收起菜单'}
-        icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-        onClick={toggleCollapsed}
-      />
+      {onOpenMenu ? (
+        <Button type="text" aria-label="打开菜单" icon={<MenuOutlined />} onClick={onOpenMenu} />
+      ) : (
+        <Button
+          type="text"
+          aria-label={collapsed ? '展开菜单' : '收起菜单'}
+          icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+          onClick={toggleCollapsed}
+        />
+      )}
       <Link to="/user/switch-store" className={styles.scope} title="切换企业/门店">
         <ShopOutlined aria-hidden />
         <span>{scope}</span>
@@ -47,10 +54,13 @@ export function TopBar({ area }: { area: 'main' | 'group' }) {
             </Link>
           )
         )}
-        <Button type="text" onClick={() => openDialog('contact-us', {})}>
-          联系我们
-        </Button>
-        <HelpMenu />
+        {/* a phone has no room for it: the help menu's 意见反馈 opens the same dialog */}
+        {!onOpenMenu && (
+          <Button type="text" onClick={() => openDialog('contact-us', {})}>
+            联系我们
+          </Button>
+        )}
+        <HelpMenu compact={Boolean(onOpenMenu)} />
         {!hideUserMenu && <UserMenu />}
       </Space>
     </Layout.Header>
