@@ -156,6 +156,8 @@ export function BatchPage() {
             },
           }}
           rowClassName={(r) => (r.batch_id === current ? 'ant-table-row-selected' : '')}
+          // a phone's width scrolls the table, not the page
+          scroll={{ x: 940 }}
           columns={[
             // issue 24 item 1: at 1280–1599 px the store and the uploader give their room to the
             // file name (the store is the one chosen; both are in the batch's detail)

@@ -89,7 +89,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
   const linesError = useFirstError(['goods_info']);
 
   const columns: TableColumnsType<Row> = [
-    { title: '序号', width: 52, align: 'center', render: (_, r) => r.index + 1 },
+    { title: '序号', width: 48, align: 'center', render: (_, r) => r.index + 1 },
     {
       // no width: the name takes what the other columns leave (issue 24 item 1: every column,
       // 税额 included, fits at 1280 px)
@@ -103,7 +103,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
       : ([
           {
             title: '规格型号',
-            width: 80,
+            width: 76,
             render: (_, r) => (
               <TextCell
                 label="规格型号"
@@ -140,7 +140,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
           },
           {
             title: rent ? '面积' : '数量',
-            width: 84,
+            width: 80,
             render: (_, r) => (
               <NumberCell
                 label={rent ? '面积' : '数量'}
@@ -187,7 +187,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
     },
     {
       title: '税率',
-      width: 84,
+      width: 96,
       render: (_, r) => (
         <RateCell line={r.line} index={r.index} dispatch={dispatch} readOnly={r.line.line_kind === 1} />
       ),
