@@ -1,12 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import { MENU, type MenuEntry } from '@kaipiao/shared/constants/menu';
 import type { Page } from '@playwright/test';
+import { ADMIN_SCOPES, enterScope, menuListOf, permitted } from '../console-routes.ts';
 import {
   ADMIN,
   CLERK,
   completePhoneVerification,
   expect,
-  HOTEL,
   loginAs,
   SOFTWARE,
   settle,
@@ -48,24 +47,12 @@ async function audit(page: Page, where: string, found: Found) {
   }
 }
 
-/** The catalogue's urls that menu-list shows to this session (is_auth or gray, spec §4). */
-function permitted(entries: readonly MenuEntry[]): string[] {
-  const shown = new Set(entries.filter((e) => e.is_auth === 1 || e.is_gray === 1).map((e) => e.url));
-  return MENU.filter((m) => shown.has(m.url)).map((m) => m.url);
-}
-
 async function auditRoutes(page: Page, urls: readonly string[], who: string, found: Found) {
   for (const url of urls) {
     await page.goto(url);
     await settled(page);
     await audit(page, `${who} ${url}`, found);
   }
-}
-
-function menuListOf(page: Page) {
-  return page
-    .waitForResponse((r) => r.url().includes('/v3/authority/menu-list'))
-    .then(async (r) => ((await r.json()) as { data: { list: MenuEntry[] } }).data.list);
 }
 
 test.describe('accessibility (axe)', () => {
@@ -138,23 +125,12 @@ test.describe('accessibility (axe)', () => {
     await audit(page, 'admin /user/switch-store', found);
 
     const seen = new Set<string>();
-    for (const [business, store] of [
-      [SOFTWARE.name, /^文三路总部/],
-      [HOTEL.name, /^北山街店/],
-    ] as const) {
+    for (const scope of ADMIN_SCOPES) {
       await page.goto('/user/switch-store?redirect=%2Fhome%2Findex');
-      await page
-        .getByRole('region', { name: '企业列表' })
-        .getByRole('button', { name: new RegExp(business) })
-        .click();
-      const menu = menuListOf(page);
-      await page.getByRole('region', { name: '门店列表' }).getByRole('button', { name: store }).click();
-      await expect(page).toHaveURL(/\/home\/index$/);
-      await settle(page);
       // the general business's pages once; the hotel's own pages and its home (the small-scale meter)
-      const urls = permitted(await menu).filter((u) => !seen.has(u) || u === '/home/index');
-      for (const u of urls) seen.add(u);
-      await auditRoutes(page, urls, `admin (${business})`, found);
+      const urls = await enterScope(page, scope, seen);
+      await settle(page);
+      await auditRoutes(page, urls, `admin (${scope.business})`, found);
     }
     expect(found).toEqual([]);
   });
