@@ -235,8 +235,8 @@ async function seedBusinesses(
        returning id, client_id
      ),
      bound as (
-       insert into device_stores (device_id, store_id)
-       select dev.id, store.id from dev join store using (client_id)
+       insert into device_stores (device_id, store_id, client_id)
+       select dev.id, store.id, client_id from dev join store using (client_id)
      ),
      scope as (
        insert into employee_scopes (employee_id, client_id, store_id)
@@ -418,7 +418,10 @@ async function main() {
     [deviceId, SPREAD],
   );
   for (const d of extra.rows) {
-    await dbHandle.pool.query('insert into device_stores (device_id, store_id) values ($1, $2)', [d.id, sid]);
+    await dbHandle.pool.query(
+      'insert into device_stores (device_id, store_id, client_id) values ($1, $2, $3)',
+      [d.id, sid, clientId],
+    );
   }
   const spreadTarget: Target = {
     ...issueTarget,

@@ -391,7 +391,7 @@ it('two web processes and a worker on one database: 2,000 invoices through a SIG
      from channel_number_ranges r
      left join invoices i on i.device_id = r.device_id and i.invoice_code = r.invoice_code
        and i.invoice_no::int between r.start_no and r.end_no
-     where r.device_id = any($1::int[]) group by r.id`,
+     where r.device_id = any($1::int[]) group by r.id, r.client_id`,
     [[ukey, golden]],
   );
   for (const r of ranges) {

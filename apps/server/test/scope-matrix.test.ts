@@ -542,7 +542,8 @@ describe('store scope on every store route (the matrix)', () => {
             per_invoice_limit, monthly_quota, online, status
           from tax_devices where id = ${ids.digital} returning id`)
       ).rows[0]!.id;
-      await db.execute(sql`insert into device_stores (device_id, store_id) values (${digital}, ${store})`);
+      await db.execute(sql`insert into device_stores (device_id, store_id, client_id)
+        select id, ${store}, client_id from tax_devices where id = ${digital}`);
       rows[key] = {
         digital,
         store,

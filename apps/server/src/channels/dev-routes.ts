@@ -136,7 +136,7 @@ export const channelDevRoutes: FastifyPluginAsyncZod = async (app) => {
         .insert(channelSandboxControls)
         .values({ deviceId: d.id, clientId: d.clientId, ...set })
         .onConflictDoUpdate({
-          target: channelSandboxControls.deviceId,
+          target: [channelSandboxControls.deviceId, channelSandboxControls.clientId],
           set: { ...set, updatedAt: sql`now()` },
         });
       forgetControl(d.id);

@@ -98,7 +98,7 @@ export async function allocateInvoiceNumbers(
     const res = await tx.execute<{ last_seq: number | string }>(sql`
       insert into channel_number_counters (device_id, series, year, client_id, last_seq)
       values (${deviceId}, 'digital', ${year}, ${device.clientId}, ${count})
-      on conflict (device_id, series, year)
+      on conflict (device_id, series, year, client_id)
       do update set last_seq = channel_number_counters.last_seq + excluded.last_seq, updated_at = now()
       returning last_seq`);
     const last = Number(res.rows[0]!.last_seq);

@@ -268,7 +268,7 @@ export class SandboxTaxChannel implements InDatabaseChannel {
         ctr as (
           insert into channel_number_counters (device_id, series, year, client_id, last_seq)
           select dev.id, 'digital', ${year}, dev.client_id, dev.n from dev
-          on conflict (device_id, series, year)
+          on conflict (device_id, series, year, client_id)
           do update set last_seq = channel_number_counters.last_seq + excluded.last_seq, updated_at = now()
           returning device_id, last_seq
         ),

@@ -159,8 +159,8 @@ describe('assertDeviceInScope / deviceSql with bound devices', () => {
     const ofA = await device('A1');
     const ofB = await device('B1');
     await t.db.insert(deviceStores).values([
-      { deviceId: ofA, storeId: a!.id },
-      { deviceId: ofB, storeId: b!.id },
+      { deviceId: ofA, storeId: a!.id, clientId: c!.id },
+      { deviceId: ofB, storeId: b!.id, clientId: c!.id },
     ]);
     const scope = (permitted: number[] | null) =>
       buildScope({

@@ -42,7 +42,7 @@ export async function seedDemoFilings(
         ${`SB${clock.period.replace('-', '')}${String(d.id).padStart(6, '0')}`}
       from invoices where device_id = ${d.id} and status in ('issued', 'voided')
         and issued_at >= ${clock.from.toISOString()} and issued_at < ${clock.to.toISOString()}
-      on conflict (device_id, period) do update
+      on conflict (device_id, period, client_id) do update
         set copied_at = coalesce(device_filings.copied_at, excluded.copied_at), cleared_at = excluded.cleared_at`);
     await db.execute(sql`update tax_devices set locked = false where id = ${d.id}`);
   }

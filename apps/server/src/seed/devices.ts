@@ -140,7 +140,9 @@ async function seedClientDevices(db: Db, taxCode: string, seeds: DeviceSeed[]): 
       ids.set(s.key, row!.id);
       const bound = s.stores.map((c) => storeId.get(c)).filter((id): id is number => id !== undefined);
       if (bound.length > 0) {
-        await tx.insert(deviceStores).values(bound.map((sid) => ({ deviceId: row!.id, storeId: sid })));
+        await tx
+          .insert(deviceStores)
+          .values(bound.map((sid) => ({ deviceId: row!.id, storeId: sid, clientId: client.id })));
       }
       for (const [invoiceType, count] of Object.entries(s.stock ?? {})) {
         await addNumberRange(tx, { deviceId: row!.id, invoiceType, count });

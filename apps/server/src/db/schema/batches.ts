@@ -1,6 +1,7 @@
 import {
   bigint,
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -23,7 +24,7 @@ import { clients } from './tenancy.ts';
 export const batches = pgTable(
   'batches',
   {
-    id: serial().primaryKey(),
+    id: serial(),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
@@ -53,6 +54,7 @@ export const batches = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'batches_pkey', columns: [t.id, t.clientId] }),
     index('batches_client_created_idx').on(t.clientId, t.createdAt.desc()),
     index('batches_status_idx').on(t.status),
   ],
@@ -67,9 +69,7 @@ export const batches = pgTable(
 export const batchRows = pgTable(
   'batch_rows',
   {
-    batchId: integer()
-      .notNull()
-      .references(() => batches.id),
+    batchId: integer().notNull(),
     seq: integer().notNull(),
     clientId: integer().notNull(),
     /** the file's 流水号 and its row on 发票信息 */
@@ -98,7 +98,12 @@ export const batchRows = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.batchId, t.seq] }),
+    primaryKey({ name: 'batch_rows_pkey', columns: [t.batchId, t.seq, t.clientId] }),
+    foreignKey({
+      name: 'batch_rows_batch_fk',
+      columns: [t.batchId, t.clientId],
+      foreignColumns: [batches.id, batches.clientId],
+    }),
     uniqueIndex('batch_rows_serial_uq').on(t.clientId, t.serialNo),
     index('batch_rows_batch_status_idx').on(t.batchId, t.status, t.seq),
   ],

@@ -5,6 +5,7 @@ import {
   integer,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -44,7 +45,7 @@ export const taxClassCodes = pgTable(
 export const goods = pgTable(
   'goods',
   {
-    id: serial().primaryKey(),
+    id: serial(),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
@@ -67,6 +68,7 @@ export const goods = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'goods_pkey', columns: [t.id, t.clientId] }),
     uniqueIndex('goods_name_spec_uq').on(t.clientId, t.name, t.spec),
     // at most one default per business
     uniqueIndex('goods_default_uq').on(t.clientId).where(sql`${t.isDefault}`),
@@ -78,7 +80,7 @@ export const goods = pgTable(
 export const buyerTitles = pgTable(
   'buyer_titles',
   {
-    id: serial().primaryKey(),
+    id: serial(),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
@@ -98,6 +100,7 @@ export const buyerTitles = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'buyer_titles_pkey', columns: [t.id, t.clientId] }),
     uniqueIndex('buyer_titles_name_uq').on(t.clientId, t.name),
     index('buyer_titles_tax_code_idx').on(t.clientId, t.taxCode),
     index('buyer_titles_usage_idx').on(t.clientId, t.useCount.desc(), t.lastUsedAt.desc()),

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  foreignKey,
   index,
   integer,
   numeric,
@@ -22,16 +23,21 @@ import { taxDevices } from './invoicing.ts';
 export const channelNumberCounters = pgTable(
   'channel_number_counters',
   {
-    deviceId: integer()
-      .notNull()
-      .references(() => taxDevices.id),
+    deviceId: integer().notNull(),
     series: text().notNull(),
     year: integer().notNull(),
     clientId: integer().notNull(),
     lastSeq: bigint({ mode: 'number' }).notNull().default(0),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.deviceId, t.series, t.year] })],
+  (t) => [
+    primaryKey({ name: 'channel_number_counters_pkey', columns: [t.deviceId, t.series, t.year, t.clientId] }),
+    foreignKey({
+      name: 'channel_number_counters_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
+  ],
 );
 
 /**
@@ -42,11 +48,9 @@ export const channelNumberCounters = pgTable(
 export const channelNumberRanges = pgTable(
   'channel_number_ranges',
   {
-    id: bigserial({ mode: 'number' }).primaryKey(),
+    id: bigserial({ mode: 'number' }),
     clientId: integer().notNull(),
-    deviceId: integer()
-      .notNull()
-      .references(() => taxDevices.id),
+    deviceId: integer().notNull(),
     invoiceType: text().notNull(),
     /** 10- or 12-digit 发票代码 */
     invoiceCode: text().notNull(),
@@ -56,8 +60,14 @@ export const channelNumberRanges = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'channel_number_ranges_pkey', columns: [t.id, t.clientId] }),
     index('channel_number_ranges_device_idx').on(t.deviceId, t.invoiceType, t.id),
-    uniqueIndex('channel_number_ranges_code_uq').on(t.invoiceCode, t.startNo),
+    uniqueIndex('channel_number_ranges_code_uq').on(t.invoiceCode, t.startNo, t.clientId),
+    foreignKey({
+      name: 'channel_number_ranges_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
   ],
 );
 
@@ -67,21 +77,30 @@ export const channelNumberRanges = pgTable(
  * applies to (null = until cleared). `unknownVisibleAfterS`: an "unknown" answer's invoice becomes
  * visible to query-by-serial after this many seconds.
  */
-export const channelSandboxControls = pgTable('channel_sandbox_controls', {
-  deviceId: integer()
-    .primaryKey()
-    .references(() => taxDevices.id),
-  clientId: integer().notNull(),
-  latencyMs: integer().notNull().default(0),
-  fault: text().notNull().default('none'),
-  faultCode: text().notNull().default(''),
-  faultMessage: text().notNull().default(''),
-  faultRemaining: integer(),
-  /** how long a time-out takes before the caller gives up */
-  timeoutMs: integer().notNull().default(1000),
-  unknownVisibleAfterS: integer().notNull().default(0),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+export const channelSandboxControls = pgTable(
+  'channel_sandbox_controls',
+  {
+    deviceId: integer().notNull(),
+    clientId: integer().notNull(),
+    latencyMs: integer().notNull().default(0),
+    fault: text().notNull().default('none'),
+    faultCode: text().notNull().default(''),
+    faultMessage: text().notNull().default(''),
+    faultRemaining: integer(),
+    /** how long a time-out takes before the caller gives up */
+    timeoutMs: integer().notNull().default(1000),
+    unknownVisibleAfterS: integer().notNull().default(0),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'channel_sandbox_controls_pkey', columns: [t.deviceId, t.clientId] }),
+    foreignKey({
+      name: 'channel_sandbox_controls_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
+  ],
+);
 
 /**
  * What the sandbox "bureau" has issued, keyed by the business's serial number: the record that

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  foreignKey,
   index,
   integer,
   numeric,
@@ -25,11 +26,11 @@ import { clientStores, clients } from './tenancy.ts';
 export const taxAccounts = pgTable(
   'tax_accounts',
   {
-    id: serial().primaryKey(),
+    id: serial(),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
-    deviceId: integer().references(() => taxDevices.id),
+    deviceId: integer(),
     account: text().notNull(),
     passwordEnc: text().notNull(),
     phone: text().notNull(),
@@ -46,21 +47,36 @@ export const taxAccounts = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'tax_accounts_pkey', columns: [t.id, t.clientId] }),
     uniqueIndex('tax_accounts_account_uq').on(t.clientId, t.account),
     index('tax_accounts_device_idx').on(t.deviceId),
+    foreignKey({
+      name: 'tax_accounts_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
   ],
 );
 
 /** Per-store settings of the store page: the invoice kinds a store's clerks start with. */
-export const storeSettings = pgTable('store_settings', {
-  storeId: integer()
-    .primaryKey()
-    .references(() => clientStores.id),
-  clientId: integer().notNull(),
-  defaultInvoiceTypes: text().array().notNull().default(sql`'{}'::text[]`),
-  remark: text().notNull().default(''),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+export const storeSettings = pgTable(
+  'store_settings',
+  {
+    storeId: integer().notNull(),
+    clientId: integer().notNull(),
+    defaultInvoiceTypes: text().array().notNull().default(sql`'{}'::text[]`),
+    remark: text().notNull().default(''),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'store_settings_pkey', columns: [t.storeId, t.clientId] }),
+    foreignKey({
+      name: 'store_settings_store_fk',
+      columns: [t.storeId, t.clientId],
+      foreignColumns: [clientStores.id, clientStores.clientId],
+    }),
+  ],
+);
 
 /**
  * Blank-stock movements (domain.md §7.1): `apply` = 领票 from the bureau onto a main disc,
@@ -70,12 +86,10 @@ export const storeSettings = pgTable('store_settings', {
 export const stockMovements = pgTable(
   'stock_movements',
   {
-    id: bigserial({ mode: 'number' }).primaryKey(),
+    id: bigserial({ mode: 'number' }),
     clientId: integer().notNull(),
     kind: text().notNull(),
-    deviceId: integer()
-      .notNull()
-      .references(() => taxDevices.id),
+    deviceId: integer().notNull(),
     targetDeviceId: integer(),
     invoiceType: text().notNull(),
     count: integer().notNull(),
@@ -85,7 +99,15 @@ export const stockMovements = pgTable(
     userId: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('stock_movements_client_idx').on(t.clientId, t.id.desc())],
+  (t) => [
+    primaryKey({ name: 'stock_movements_pkey', columns: [t.id, t.clientId] }),
+    index('stock_movements_client_idx').on(t.clientId, t.id.desc()),
+    foreignKey({
+      name: 'stock_movements_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
+  ],
 );
 
 /**
@@ -97,9 +119,7 @@ export const deviceFilings = pgTable(
   'device_filings',
   {
     clientId: integer().notNull(),
-    deviceId: integer()
-      .notNull()
-      .references(() => taxDevices.id),
+    deviceId: integer().notNull(),
     period: text().notNull(),
     copiedAt: timestamp({ withTimezone: true }),
     clearedAt: timestamp({ withTimezone: true }),
@@ -109,5 +129,12 @@ export const deviceFilings = pgTable(
     uploadNo: text().notNull().default(''),
     userId: integer(),
   },
-  (t) => [primaryKey({ columns: [t.deviceId, t.period] })],
+  (t) => [
+    primaryKey({ name: 'device_filings_pkey', columns: [t.deviceId, t.period, t.clientId] }),
+    foreignKey({
+      name: 'device_filings_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
+  ],
 );

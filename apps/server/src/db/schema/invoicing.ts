@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   customType,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -28,7 +29,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () =>
 export const taxDevices = pgTable(
   'tax_devices',
   {
-    id: serial().primaryKey(),
+    id: serial(),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
@@ -58,21 +59,35 @@ export const taxDevices = pgTable(
     status: text().notNull().default('active'), // active | disabled
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('tax_devices_client_idx').on(t.clientId)],
+  (t) => [
+    // every key of a tenant table ends in client_id (distributable by it, migration 0019)
+    primaryKey({ name: 'tax_devices_pkey', columns: [t.id, t.clientId] }),
+    index('tax_devices_client_idx').on(t.clientId),
+  ],
 );
 
-/** Which stores may issue through a device. */
+/** Which stores may issue through a device (both of the row's business). */
 export const deviceStores = pgTable(
   'device_stores',
   {
-    deviceId: integer()
-      .notNull()
-      .references(() => taxDevices.id),
-    storeId: integer()
-      .notNull()
-      .references(() => clientStores.id),
+    deviceId: integer().notNull(),
+    storeId: integer().notNull(),
+    clientId: integer().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.deviceId, t.storeId] }), index('device_stores_store_idx').on(t.storeId)],
+  (t) => [
+    primaryKey({ name: 'device_stores_pkey', columns: [t.deviceId, t.storeId, t.clientId] }),
+    foreignKey({
+      name: 'device_stores_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
+    foreignKey({
+      name: 'device_stores_store_fk',
+      columns: [t.storeId, t.clientId],
+      foreignColumns: [clientStores.id, clientStores.clientId],
+    }),
+    index('device_stores_store_idx').on(t.storeId),
+  ],
 );
 
 /**
@@ -82,7 +97,7 @@ export const deviceStores = pgTable(
 export const invoices = pgTable(
   'invoices',
   {
-    id: bigserial({ mode: 'number' }).primaryKey(),
+    id: bigserial({ mode: 'number' }),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
@@ -140,9 +155,10 @@ export const invoices = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'invoices_pkey', columns: [t.id, t.clientId] }),
     uniqueIndex('invoices_serial_uq').on(t.clientId, t.serialNo),
     uniqueIndex('invoices_number_uq')
-      .on(t.deviceId, t.invoiceType, t.invoiceCode, t.invoiceNo)
+      .on(t.deviceId, t.invoiceType, t.invoiceCode, t.invoiceNo, t.clientId)
       .where(sql`${t.invoiceNo} is not null`),
     index('invoices_client_issued_idx').on(t.clientId, t.issuedAt.desc(), t.id.desc()),
     index('invoices_client_store_issued_idx').on(t.clientId, t.storeId, t.issuedAt.desc()),
@@ -155,9 +171,7 @@ export const invoices = pgTable(
 export const invoiceLines = pgTable(
   'invoice_lines',
   {
-    invoiceId: bigint({ mode: 'number' })
-      .notNull()
-      .references(() => invoices.id),
+    invoiceId: bigint({ mode: 'number' }).notNull(),
     lineNo: integer().notNull(),
     clientId: integer().notNull(),
     lineKind: smallint().notNull().default(0),
@@ -182,14 +196,21 @@ export const invoiceLines = pgTable(
     /** 零税率标识: '' | 0 出口零税率 | 1 免税 | 2 不征税 | 3 普通零税率 */
     zeroRateFlag: text().notNull().default(''),
   },
-  (t) => [primaryKey({ columns: [t.invoiceId, t.lineNo] })],
+  (t) => [
+    primaryKey({ name: 'invoice_lines_pkey', columns: [t.invoiceId, t.lineNo, t.clientId] }),
+    foreignKey({
+      name: 'invoice_lines_invoice_fk',
+      columns: [t.invoiceId, t.clientId],
+      foreignColumns: [invoices.id, invoices.clientId],
+    }),
+  ],
 );
 
 /** Every state change of an invoice and who made it. */
 export const invoiceEvents = pgTable(
   'invoice_events',
   {
-    id: bigserial({ mode: 'number' }).primaryKey(),
+    id: bigserial({ mode: 'number' }),
     invoiceId: bigint({ mode: 'number' }).notNull(),
     clientId: integer().notNull(),
     /** created | issuing | issued | failed | unknown | reconciled | emailed | email_failed | rendered | reddened | voided */
@@ -198,7 +219,10 @@ export const invoiceEvents = pgTable(
     detail: jsonb().notNull().default(sql`'{}'::jsonb`),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('invoice_events_invoice_idx').on(t.invoiceId, t.id)],
+  (t) => [
+    primaryKey({ name: 'invoice_events_pkey', columns: [t.id, t.clientId] }),
+    index('invoice_events_invoice_idx').on(t.invoiceId, t.id),
+  ],
 );
 
 /** Rendered documents, cached (architecture.md §5): pdf | xml. */
@@ -213,5 +237,5 @@ export const invoiceFiles = pgTable(
     size: integer().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.invoiceId, t.kind] })],
+  (t) => [primaryKey({ name: 'invoice_files_pkey', columns: [t.invoiceId, t.kind, t.clientId] })],
 );

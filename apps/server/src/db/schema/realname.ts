@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { foreignKey, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { taxDevices } from './invoicing.ts';
 
 /**
@@ -11,9 +11,7 @@ export const realnameSessions = pgTable(
   'realname_sessions',
   {
     clientId: integer().notNull(),
-    deviceId: integer()
-      .notNull()
-      .references(() => taxDevices.id),
+    deviceId: integer().notNull(),
     taxAccount: text().notNull(),
     taxMobile: text().notNull(),
     personName: text().notNull(),
@@ -41,5 +39,12 @@ export const realnameSessions = pgTable(
     smsAnswer10000: smallint().notNull().default(0),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.clientId, t.deviceId] })],
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.deviceId] }),
+    foreignKey({
+      name: 'realname_sessions_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
+  ],
 );

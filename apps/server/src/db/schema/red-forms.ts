@@ -24,7 +24,7 @@ import { clients } from './tenancy.ts';
 export const redForms = pgTable(
   'red_forms',
   {
-    id: bigserial({ mode: 'number' }).primaryKey(),
+    id: bigserial({ mode: 'number' }),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
@@ -54,6 +54,7 @@ export const redForms = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'red_forms_pkey', columns: [t.id, t.clientId] }),
     index('red_forms_client_created_idx').on(t.clientId, t.createdAt.desc(), t.id.desc()),
     index('red_forms_blue_idx').on(t.blueInvoiceId),
     index('red_forms_pending_expiry_idx').on(t.expiresAt).where(sql`${t.state} in ('02', '03')`),

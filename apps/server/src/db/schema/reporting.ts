@@ -22,7 +22,7 @@ import { clients } from './tenancy.ts';
 export const exportRecords = pgTable(
   'export_records',
   {
-    id: bigserial({ mode: 'number' }).primaryKey(),
+    id: bigserial({ mode: 'number' }),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
@@ -46,7 +46,10 @@ export const exportRecords = pgTable(
     finishedAt: timestamp({ withTimezone: true }),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
   },
-  (t) => [index('export_records_client_created_idx').on(t.clientId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    primaryKey({ name: 'export_records_pkey', columns: [t.id, t.clientId] }),
+    index('export_records_client_created_idx').on(t.clientId, t.createdAt.desc(), t.id.desc()),
+  ],
 );
 
 /**

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -26,9 +27,7 @@ export const scanSettings = pgTable(
     clientId: integer()
       .notNull()
       .references(() => clients.id),
-    storeId: integer()
-      .notNull()
-      .references(() => clientStores.id),
+    storeId: integer().notNull(),
     mode: text().notNull().default('audit'),
     deviceId: integer(),
     invoiceType: text().notNull().default('82'),
@@ -36,7 +35,14 @@ export const scanSettings = pgTable(
     updatedBy: integer(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.clientId, t.storeId] })],
+  (t) => [
+    primaryKey({ columns: [t.clientId, t.storeId] }),
+    foreignKey({
+      name: 'scan_settings_store_fk',
+      columns: [t.storeId, t.clientId],
+      foreignColumns: [clientStores.id, clientStores.clientId],
+    }),
+  ],
 );
 
 /**
@@ -47,13 +53,11 @@ export const scanSettings = pgTable(
 export const scanCodes = pgTable(
   'scan_codes',
   {
-    id: serial().primaryKey(),
+    id: serial(),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
-    storeId: integer()
-      .notNull()
-      .references(() => clientStores.id),
+    storeId: integer().notNull(),
     kind: text().notNull(),
     name: text().notNull().default(''),
     token: text().notNull(),
@@ -69,7 +73,13 @@ export const scanCodes = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('scan_codes_token_uq').on(t.token),
+    primaryKey({ name: 'scan_codes_pkey', columns: [t.id, t.clientId] }),
+    uniqueIndex('scan_codes_token_uq').on(t.token, t.clientId),
+    foreignKey({
+      name: 'scan_codes_store_fk',
+      columns: [t.storeId, t.clientId],
+      foreignColumns: [clientStores.id, clientStores.clientId],
+    }),
     uniqueIndex('scan_codes_store_uq').on(t.clientId, t.storeId).where(sql`${t.kind} = 'store'`),
     uniqueIndex('scan_codes_order_uq').on(t.clientId, t.orderNo).where(sql`${t.orderNo} is not null`),
     index('scan_codes_client_store_idx').on(t.clientId, t.storeId, t.kind, t.id.desc()),
@@ -86,14 +96,12 @@ export const scanCodes = pgTable(
 export const scanRequests = pgTable(
   'scan_requests',
   {
-    id: bigserial({ mode: 'number' }).primaryKey(),
+    id: bigserial({ mode: 'number' }),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
     storeId: integer().notNull(),
-    codeId: integer()
-      .notNull()
-      .references(() => scanCodes.id),
+    codeId: integer().notNull(),
     codeKind: text().notNull(),
     orderNo: text(),
     /** the buyer's status page: /s/<code token>?r=<token> */
@@ -125,13 +133,19 @@ export const scanRequests = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('scan_requests_token_uq').on(t.token),
+    primaryKey({ name: 'scan_requests_pkey', columns: [t.id, t.clientId] }),
+    uniqueIndex('scan_requests_token_uq').on(t.token, t.clientId),
     uniqueIndex('scan_requests_order_uq')
-      .on(t.codeId)
+      .on(t.codeId, t.clientId)
       .where(sql`${t.codeKind} = 'order' and ${t.status} <> 'rejected'`),
     uniqueIndex('scan_requests_serial_uq')
       .on(t.clientId, t.serialNo)
       .where(sql`${t.serialNo} is not null and ${t.status} <> 'rejected'`),
+    foreignKey({
+      name: 'scan_requests_code_fk',
+      columns: [t.codeId, t.clientId],
+      foreignColumns: [scanCodes.id, scanCodes.clientId],
+    }),
     index('scan_requests_queue_idx').on(t.clientId, t.status, t.id.desc()),
     index('scan_requests_store_idx').on(t.clientId, t.storeId, t.id.desc()),
   ],

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /** A group (集团). Its package decides which menu entries are paid or gray (spec §6). */
 export const orgs = pgTable('orgs', {
@@ -37,7 +47,7 @@ export const clients = pgTable(
 export const clientStores = pgTable(
   'client_stores',
   {
-    id: serial().primaryKey(),
+    id: serial(),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
@@ -47,6 +57,7 @@ export const clientStores = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'client_stores_pkey', columns: [t.id, t.clientId] }),
     index('client_stores_client_idx').on(t.clientId),
     uniqueIndex('client_stores_code_uq').on(t.clientId, t.code),
   ],

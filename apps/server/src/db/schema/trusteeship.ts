@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  foreignKey,
   index,
   integer,
   pgTable,
@@ -20,13 +21,11 @@ import { clientStores, clients } from './tenancy.ts';
 export const deviceTrusteeships = pgTable(
   'device_trusteeships',
   {
-    id: serial().primaryKey(),
+    id: serial(),
     clientId: integer()
       .notNull()
       .references(() => clients.id),
-    deviceId: integer()
-      .notNull()
-      .references(() => taxDevices.id),
+    deviceId: integer().notNull(),
     mode: text().notNull(),
     status: text().notNull().default('hosted'),
     /** where the hosting centre keeps it: a cabinet slot, or the session host of an account */
@@ -42,8 +41,16 @@ export const deviceTrusteeships = pgTable(
     revokedStoreIds: integer().array(),
   },
   (t) => [
-    uniqueIndex('device_trusteeships_hosted_uq').on(t.deviceId).where(sql`${t.status} = 'hosted'`),
+    primaryKey({ name: 'device_trusteeships_pkey', columns: [t.id, t.clientId] }),
+    uniqueIndex('device_trusteeships_hosted_uq')
+      .on(t.deviceId, t.clientId)
+      .where(sql`${t.status} = 'hosted'`),
     index('device_trusteeships_client_idx').on(t.clientId, t.id),
+    foreignKey({
+      name: 'device_trusteeships_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
   ],
 );
 
@@ -55,21 +62,30 @@ export const deviceTrusteeships = pgTable(
 export const trusteeshipGrants = pgTable(
   'trusteeship_grants',
   {
-    deviceId: integer()
-      .notNull()
-      .references(() => taxDevices.id),
-    storeId: integer()
-      .notNull()
-      .references(() => clientStores.id),
-    trusteeshipId: integer()
-      .notNull()
-      .references(() => deviceTrusteeships.id),
+    deviceId: integer().notNull(),
+    storeId: integer().notNull(),
+    trusteeshipId: integer().notNull(),
     clientId: integer().notNull(),
     grantedBy: integer(),
     grantedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.deviceId, t.storeId] }),
+    primaryKey({ name: 'trusteeship_grants_pkey', columns: [t.deviceId, t.storeId, t.clientId] }),
     index('trusteeship_grants_store_idx').on(t.storeId),
+    foreignKey({
+      name: 'trusteeship_grants_device_fk',
+      columns: [t.deviceId, t.clientId],
+      foreignColumns: [taxDevices.id, taxDevices.clientId],
+    }),
+    foreignKey({
+      name: 'trusteeship_grants_store_fk',
+      columns: [t.storeId, t.clientId],
+      foreignColumns: [clientStores.id, clientStores.clientId],
+    }),
+    foreignKey({
+      name: 'trusteeship_grants_trusteeship_fk',
+      columns: [t.trusteeshipId, t.clientId],
+      foreignColumns: [deviceTrusteeships.id, deviceTrusteeships.clientId],
+    }),
   ],
 );

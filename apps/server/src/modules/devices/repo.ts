@@ -394,7 +394,7 @@ export async function recordCopy(
     select ${f.clientId}, ${f.deviceId}, ${f.period}, now(), count(*), coalesce(sum(total_amount), 0), coalesce(sum(total_tax), 0), ${f.uploadNo}, ${f.userId}
     from invoices where client_id = ${f.clientId} and device_id = ${f.deviceId}
       and status in ('issued', 'voided') and issued_at >= ${f.from.toISOString()} and issued_at < ${f.to.toISOString()}
-    on conflict (device_id, period) do update set copied_at = now(), invoice_count = excluded.invoice_count,
+    on conflict (device_id, period, client_id) do update set copied_at = now(), invoice_count = excluded.invoice_count,
       total_amount = excluded.total_amount, total_tax = excluded.total_tax, upload_no = excluded.upload_no`);
 }
 

@@ -74,7 +74,7 @@ describe('device and invoice-type metadata', () => {
     await t.db.execute(sql`
       insert into store_settings (store_id, client_id, default_invoice_types)
       values (${ids.hq}, ${ids.software}, '{81,026}')
-      on conflict (store_id) do update set default_invoice_types = excluded.default_invoice_types`);
+      on conflict (store_id, client_id) do update set default_invoice_types = excluded.default_invoice_types`);
     await forget();
     try {
       const res = await get(
@@ -261,7 +261,8 @@ describe('device and invoice-type metadata', () => {
       .values({ clientId: ids.software, name: '新开门店', code: 'NEW1' })
       .returning();
     await t.db.execute(
-      sql`insert into device_stores (device_id, store_id) values (${ids.digital}, ${store!.id})`,
+      sql`insert into device_stores (device_id, store_id, client_id)
+        select id, ${store!.id}, client_id from tax_devices where id = ${ids.digital}`,
     );
     const res = await get(
       `/v3/client-store/get-tax-equipment?${f.scope(ids.software, ids.hq)}&store_id=${store!.id}`,

@@ -257,7 +257,7 @@ export async function insertRequest(
       ${b.title_type}, ${b.name}, ${b.tax_code}, ${b.address}, ${b.phone}, ${b.bank_name},
       ${b.bank_account}, ${b.email}, ${b.mobile}, ${b.remark}, ${n.amount},
       ${n.items}::jsonb, ${n.hotelStay}::jsonb, ${n.ip})
-    on conflict (code_id) where code_kind = 'order' and status <> 'rejected' do nothing
+    on conflict (code_id, client_id) where code_kind = 'order' and status <> 'rejected' do nothing
     returning id, token`);
   return res.rows[0];
 }

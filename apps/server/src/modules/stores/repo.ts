@@ -77,20 +77,22 @@ export async function upsertSettings(
 ): Promise<void> {
   await db.execute(sql`insert into store_settings (store_id, client_id, default_invoice_types, remark)
     values (${storeId}, ${clientId}, ${`{${s.default_invoice_types.join(',')}}`}::text[], ${s.remark})
-    on conflict (store_id) do update set default_invoice_types = excluded.default_invoice_types,
+    on conflict (store_id, client_id) do update set default_invoice_types = excluded.default_invoice_types,
       remark = excluded.remark, updated_at = now()`);
 }
 
 /** The store issues through exactly these devices. */
 export async function replaceDevices(
   db: DbOrTx,
+  clientId: number,
   storeId: number,
   deviceIds: readonly number[],
 ): Promise<void> {
   await db.execute(sql`delete from device_stores where store_id = ${storeId}`);
   if (deviceIds.length > 0) {
     await db.execute(
-      sql`insert into device_stores (device_id, store_id) select unnest(${intArray(deviceIds)}::int[]), ${storeId}`,
+      sql`insert into device_stores (device_id, store_id, client_id)
+        select unnest(${intArray(deviceIds)}::int[]), ${storeId}, ${clientId}`,
     );
   }
 }

@@ -67,7 +67,7 @@ export async function saveStore(
       await repo.updateStore(tx, id, body.name, body.code);
     }
     await repo.upsertSettings(tx, scope.clientId, id, body);
-    await repo.replaceDevices(tx, id, ids);
+    await repo.replaceDevices(tx, scope.clientId, id, ids);
     return id;
   });
 }

@@ -134,7 +134,7 @@ export async function replaceGrants(
   await tx.execute(sql`
     insert into trusteeship_grants (device_id, store_id, trusteeship_id, client_id, granted_by)
     select ${v.deviceId}, s, ${v.trusteeshipId}, ${v.clientId}, ${v.userId} from unnest(${ids}::int[]) s
-    on conflict (device_id, store_id) do nothing`);
+    on conflict (device_id, store_id, client_id) do nothing`);
 }
 
 /** Ends a trusteeship: the grants go (issuing through them stops at once), the row keeps the history. */

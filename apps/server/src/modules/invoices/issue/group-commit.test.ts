@@ -268,7 +268,10 @@ describe('issuing at once (group commit) as the channel receives it', () => {
           from tax_devices d, biz where d.id = ${f.ids.digital}
           returning id, client_id
         ),
-        bound as (insert into device_stores (device_id, store_id) select dev.id, store.id from dev join store using (client_id))
+        bound as (
+          insert into device_stores (device_id, store_id, client_id)
+          select dev.id, store.id, client_id from dev join store using (client_id)
+        )
         select store.client_id, store.id as store_id, dev.id as device_id
         from store join dev using (client_id) order by dev.id`);
       return res.rows;
