@@ -77,6 +77,8 @@ export const MODULES = {
     mutate: src('apps/server/src/modules/red-info', [
       'lines.ts',
       'service.ts',
+      'blue-info.ts',
+      'void.ts',
       'repo.ts',
       'red-invoice-repo.ts',
       'routes.ts',

@@ -15,16 +15,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
 import { ok, reply200 } from '../../lib/envelope.ts';
 import { readableStores, scopeOf } from '../../lib/scope.ts';
+import { blueInfo } from './blue-info.ts';
 import { expirePending, getFormView, listForms } from './repo.ts';
-import {
-  applyRed,
-  blueInfo,
-  decideInbound,
-  issueRedForm,
-  type RedActor,
-  revokeForm,
-  voidInvoice,
-} from './service.ts';
+import { applyRed, decideInbound, issueRedForm, type RedActor, revokeForm } from './service.ts';
+import { voidInvoice } from './void.ts';
 
 /** spec §2 红字信息表 and its hidden fill-in page. */
 export const RED_MENUS = ['/red-info/sheet', '/red-info/modify'] as const;

@@ -3,17 +3,12 @@ import {
   beijingMonth,
   dec,
   fixed,
-  INVOICE_TYPES,
   RED_CODE,
   RED_CONFIRM_HOURS,
-  RED_FORM_KINDS,
   type RedApplyRequest,
-  type RedBlueInfo,
   type RedForm,
   redApplyRequestSchema,
   redFormKindOf,
-  trimmed,
-  voidRefusal,
 } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { type DbOrTx, isDigitalType } from '../../channels/numbers.ts';
@@ -24,11 +19,10 @@ import type { StoresActor } from '../../lib/scope.ts';
 import { runInvoiceIssuedHooks } from '../invoices/hooks.ts';
 import { transition } from '../invoices/issue/transitions.ts';
 import { callChannel } from '../invoices/service.ts';
-import { isoOf } from '../query/scope.ts';
-import { buildRedLines, remainingOf, totalsOf } from './lines.ts';
+import { assertRedable, buyerUsed } from './blue-info.ts';
+import { buildRedLines, totalsOf } from './lines.ts';
 import {
   deviceAreaCode,
-  deviceOnline,
   formClientId,
   insertRedInvoice,
   linkRedInvoice,
@@ -39,13 +33,11 @@ import {
   setRedStatus,
 } from './red-invoice-repo.ts';
 import {
-  type BlueRow,
   blueLines,
   expirePending,
   type FormRow,
   findBlue,
   getFormView,
-  hasReservingForm,
   insertForm,
   lockForm,
   moveForm,
@@ -58,104 +50,12 @@ import {
 /** Who acts on red forms: the business, the stores reached, the user (null for the sandbox bureau's pushes). */
 export type RedActor = StoresActor;
 
-const blueView = (b: BlueRow): RedBlueInfo['blue'] => ({
-  invoice_id: Number(b.id),
-  invoice_type: b.invoice_type,
-  invoice_type_name: INVOICE_TYPES[b.invoice_type as keyof typeof INVOICE_TYPES] ?? b.invoice_type,
-  invoice_code: b.invoice_code,
-  invoice_no: b.invoice_no,
-  issued_at: isoOf(b.issued_at),
-  status: b.status,
-  red_status: b.red_status,
-  total_amount: fixed(b.total_amount),
-  total_tax: fixed(b.total_tax),
-  total_with_tax: fixed(b.total_with_tax),
-  buyer_name: b.buyer_name,
-  buyer_tax_code: b.buyer_tax_code,
-  seller_name: b.seller_name,
-  seller_tax_code: b.seller_tax_code,
-});
-
 async function mustView(app: FastifyInstance, scope: RedScope, formId: number): Promise<RedForm> {
   const v = await getFormView(app.db, scope, formId);
   // Stryker disable next-line ConditionalExpression: every caller found or locked the form in the same scope just before
   if (!v) throw new AppError(RED_CODE.FORM_NOT_FOUND);
   return v;
 }
-
-function assertRedable(b: BlueRow | null): asserts b is BlueRow {
-  if (!b) throw new AppError(RED_CODE.BLUE_NOT_FOUND);
-  if (b.direction !== 'blue' || b.status !== 'issued') throw new AppError(RED_CODE.BLUE_NOT_ISSUED);
-  if (b.red_status === 'full') throw new AppError(RED_CODE.BLUE_FULLY_REDDENED);
-}
-
-/** POST /v3/red-info/blue-info: the blue invoice with what each line has left to reverse. */
-export async function blueInfo(
-  app: FastifyInstance,
-  scope: RedScope,
-  invoiceId: number,
-): Promise<RedBlueInfo> {
-  await expirePending(app.db, scope.clientId);
-  const b = await findBlue(app.db, scope, invoiceId);
-  assertRedable(b);
-  const kind = redFormKindOf(b.invoice_type);
-  const [lines, taken, pending, used] = await Promise.all([
-    blueLines(app.db, scope.clientId, invoiceId),
-    takenByLine(app.db, scope.clientId, invoiceId),
-    pendingFormOf(app.db, scope.clientId, invoiceId),
-    // only a 数电 确认单 asks: the bureau's answer decides whether the buyer must confirm
-    kind === 'confirm' ? buyerUsed(app, b) : false,
-  ]);
-  let amount = dec(b.total_amount);
-  let tax = dec(b.total_tax);
-  for (const t of taken.values()) {
-    amount = amount.minus(t.amount);
-    tax = tax.minus(t.tax);
-  }
-  return {
-    blue: blueView(b),
-    kind,
-    kind_name: RED_FORM_KINDS[kind],
-    lines: lines.map((l) => {
-      const r = remainingOf(l, taken.get(l.line_no));
-      return {
-        line_no: l.line_no,
-        line_kind: l.line_kind,
-        tax_class_code: l.tax_class_code,
-        full_name: l.full_name,
-        spec: l.spec,
-        unit: l.unit,
-        quantity: l.quantity === null ? null : trimmed(l.quantity),
-        unit_price: l.unit_price === null ? null : trimmed(l.unit_price),
-        unit_price_with_tax: l.unit_price_with_tax === null ? null : trimmed(l.unit_price_with_tax),
-        amount: fixed(l.amount),
-        tax_rate: l.tax_rate,
-        tax_amount: fixed(l.tax_amount),
-        amount_with_tax: fixed(l.amount_with_tax),
-        remaining_quantity: r.quantity === null ? null : trimmed(r.quantity),
-        remaining_amount: fixed(r.amount),
-        remaining_tax: fixed(r.tax),
-        remaining_with_tax: fixed(r.withTax),
-      };
-    }),
-    remaining_amount: fixed(amount),
-    remaining_tax: fixed(tax),
-    remaining_with_tax: fixed(amount.plus(tax)),
-    reasons: allowedRedReasons(lines.map((l) => l.tax_class_code)),
-    has_discount: lines.some((l) => l.line_kind !== 0),
-    needs_confirmation: kind === 'confirm' && used,
-    pending_form_id: pending,
-  };
-}
-
-/** Whether the buyer has used the (issued) blue invoice, as the bureau says. */
-const buyerUsed = (app: FastifyInstance, b: BlueRow) =>
-  app.taxChannel.buyerUsed({
-    clientId: b.client_id,
-    invoiceCode: b.invoice_code,
-    // Stryker disable next-line StringLiteral: an issued invoice has its number
-    invoiceNo: b.invoice_no ?? '',
-  });
 
 /**
  * Raises a red form (domain.md §3.3) in one transaction that locks the blue invoice: a pending
@@ -415,61 +315,6 @@ export async function settleBlueInDb(db: Db, blueId: number, userId: number | nu
     await setRedStatus(tx, blueId, status);
     await recordReddened(tx, blueId, userId, status);
   });
-}
-
-/**
- * 作废 (domain.md §3.1): a blue paper invoice, in its month of issue, with no red invoice or
- * reserving form, while its device is online. The invoice is checked and locked in our transaction;
- * the bureau is told while the lock is held (the port takes no handle of ours: its records are its
- * own) and only its `voided` answer is recorded. So the order is crash-safe: a crash after the
- * bureau voided leaves ours issued, and voiding again is harmless at the bureau (a repeat answers
- * voided) and records it; a refusal or no answer changes nothing of ours (18025 / 18026).
- */
-export async function voidInvoice(
-  app: FastifyInstance,
-  actor: RedActor,
-  q: { invoiceId: number; reason: string },
-): Promise<{ invoice_id: number; status: string }> {
-  await app.db.transaction(async (tx) => {
-    const b = await findBlue(tx, actor, q.invoiceId, true);
-    if (!b) throw new AppError(RED_CODE.BLUE_NOT_FOUND);
-    if (b.direction !== 'blue' || b.status !== 'issued') throw new AppError(RED_CODE.VOID_NOT_ISSUED);
-    const refusal = voidRefusal(b.invoice_type, b.issued_at ? isoOf(b.issued_at) : null, app.clock());
-    if (refusal !== null) throw new AppError(refusal);
-    const sums = await redInvoiceSums(tx, actor.clientId, q.invoiceId);
-    if (!sums.consuming.isZero() || (await hasReservingForm(tx, actor.clientId, q.invoiceId))) {
-      throw new AppError(RED_CODE.VOID_REDDENED);
-    }
-    const d = await deviceOnline(tx, b.device_id);
-    // Stryker disable next-line OptionalChaining: the device row exists (foreign key)
-    if (!d?.online) throw new AppError(RED_CODE.VOID_DEVICE_OFFLINE);
-    const told = await app.taxChannel.voidInvoice({
-      clientId: actor.clientId,
-      deviceId: b.device_id,
-      invoiceCode: b.invoice_code,
-      // Stryker disable next-line StringLiteral: an issued invoice has its number
-      invoiceNo: b.invoice_no ?? '',
-      reason: q.reason,
-    });
-    if (told.status === 'refused') {
-      throw new AppError(RED_CODE.VOID_REFUSED, `作废失败，税局返回：${told.message}（${told.bureauCode}）`);
-    }
-    if (told.status === 'unknown') {
-      throw new AppError(
-        RED_CODE.VOID_UNKNOWN,
-        `未能确认税局的作废结果（${told.message}），发票仍为已开具，请稍后重新作废`,
-      );
-    }
-    await transition(tx, {
-      id: q.invoiceId,
-      from: ['issued'],
-      to: 'voided',
-      event: 'voided',
-      userId: actor.userId,
-      detail: { reason: q.reason },
-    });
-  });
-  return { invoice_id: q.invoiceId, status: 'voided' };
 }
 
 /** Counterparty actions the sandbox bureau pushes (dev routes): the buyer decides our 02 forms. */
