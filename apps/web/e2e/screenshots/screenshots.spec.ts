@@ -1,4 +1,5 @@
-import { CLERK, expect, loginAs, SOFTWARE, scopeLink, screenshot, test } from '../fixtures.ts';
+import path from 'node:path';
+import { CLERK, expect, loginAs, SHOTS_DIR, SOFTWARE, scopeLink, screenshot, test } from '../fixtures.ts';
 import { issueLongBuyerInvoice, uploadLongNamedBatch } from '../layout/layout-data.ts';
 
 // Pictures to look at (issue 2 "Proven by"): .tmp/shots/*.png
@@ -59,5 +60,10 @@ test.describe('layouts at 1280 and 390 px', () => {
         await screenshot(page, `layout-${p.name}-${width}`);
       }
     }
+    // the phone's menu: a drawer over the page
+    await page.getByRole('button', { name: '打开菜单' }).click();
+    await expect(page.getByRole('dialog', { name: '菜单' })).toBeVisible();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: path.join(SHOTS_DIR, 'layout-drawer-390.png'), animations: 'disabled' });
   });
 });
