@@ -123,6 +123,21 @@ describe('LibraryPage search, paging and selection', { timeout: 120_000 }, () =>
     expect(column('状态')?.style.display).toBe('');
   });
 
+  it('draws every row of a full page (the first five, then the rest)', async () => {
+    server.use(
+      apiOk('POST', '/v3/invoice-record/list', {
+        list: Array.from({ length: 10 }, (_, i) => row(i + 1)),
+        total: 25,
+        total_capped: false,
+        page: 1,
+        page_size: 10,
+      }),
+    );
+    renderPage();
+    expect(await screen.findByText('购方10有限公司', {}, { timeout: 15_000 })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: '详情' })).toHaveLength(10);
+  });
+
   it('says when the count is capped', async () => {
     server.use(listed(2000));
     renderPage();
