@@ -89,7 +89,8 @@ const PLANS: { name: string; plan: { page: SearchWay; count: SearchWay } | null 
   { name: 'bitmap/bitmap', plan: { page: 'bitmap', count: 'bitmap' } },
 ];
 
-describe('library search: every plan finds what a plain strpos scan finds', () => {
+// hundreds of searches per test: a loaded machine takes several times the 6–13 s they take alone
+describe('library search: every plan finds what a plain strpos scan finds', { timeout: 90_000 }, () => {
   let t: Awaited<ReturnType<typeof buildTestApp>>;
   let f: Fixture;
   const COPIES = 12;
