@@ -58,8 +58,12 @@ async function confirmPop(page: Page, trigger: Locator, question: string) {
     if (!(await pop.isVisible())) await trigger.click();
     await expect(pop).toBeVisible({ timeout: 1_500 });
   }).toPass({ timeout: 10_000, intervals: [300] });
-  await pop.getByRole('button', { name: /^确\s*定$/ }).click();
-  await expect(pop).toBeHidden();
+  // its 确定 turns to "loading 确定" while the request runs: once seen in CI, a click that had landed
+  // was retried by its locator (the name had changed) until it timed out. One click, not retried.
+  const ok = pop.getByRole('button', { name: /^(loading )?确\s*定$/ });
+  await expect(ok).toBeVisible();
+  if (!(await ok.getAttribute('class'))?.includes('ant-btn-loading')) await ok.click({ force: true });
+  await expect(pop).toBeHidden({ timeout: 20_000 });
 }
 
 test.describe('门店管理: each store action acts on its row’s store', () => {

@@ -5,7 +5,7 @@ import { formatMoney } from '@kaipiao/shared/money/capital';
 import { CONFIRM_STATES, RED_FORM_KINDS, RED_REASONS, type RedForm } from '@kaipiao/shared/schemas/red-info';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Space, Typography } from 'antd';
+import { Button, Grid, Space, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { scopedKey } from '../../../lib/query-scope.ts';
@@ -38,6 +38,8 @@ const time = (iso: string) => {
 
 /** spec §2 红字信息表 (/red-info/sheet): 数电 确认单, 专票 信息表 and 普票 reversals with their states. */
 export function RedSheetPage() {
+  // below 1600 px the 红字发票 column is hidden: the state cell names the red invoice instead
+  const wide = Grid.useBreakpoint().xxl === true;
   const action = useRef<ActionType>(null);
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -67,11 +69,12 @@ export function RedSheetPage() {
       dataIndex: 'kind',
       valueType: 'select',
       valueEnum: Object.fromEntries(Object.entries(RED_FORM_KINDS).map(([k, v]) => [k, { text: v }])),
-      width: 130,
+      // a 确认单's number is 20 digits: on one line at 12 px
+      width: 170,
       render: (_, r) => (
         <Space direction="vertical" size={0}>
           <span>{r.kind_name}</span>
-          <Typography.Link style={{ fontSize: 12 }} onClick={() => setFormId(r.form_id)}>
+          <Typography.Link className="kp-num" style={{ fontSize: 12 }} onClick={() => setFormId(r.form_id)}>
             {r.form_no || `单号 ${r.form_id}`}
           </Typography.Link>
         </Space>
@@ -137,6 +140,16 @@ export function RedSheetPage() {
           {r.expires_at && (
             <Typography.Text type="warning" style={{ display: 'block', fontSize: 12 }}>
               {timeLeft(r.expires_at)}
+            </Typography.Text>
+          )}
+          {!wide && r.red_invoice && (
+            <Typography.Text
+              type="secondary"
+              className="kp-num"
+              title="红字发票"
+              style={{ display: 'block', fontSize: 12 }}
+            >
+              <RedInvoiceText form={r} />
             </Typography.Text>
           )}
         </>

@@ -1,7 +1,19 @@
 import { PAGE_SIZES, SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
 import type { ScanRequest, ScanRequestStatus } from '@kaipiao/shared/schemas/scan';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Drawer, Input, Modal, Segmented, Skeleton, Space, Table, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  Drawer,
+  Grid,
+  Input,
+  Modal,
+  Segmented,
+  Skeleton,
+  Space,
+  Table,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
@@ -23,6 +35,7 @@ const FILTERS: { value: ScanRequestStatus | ''; label: string }[] = [
 
 /** spec §2 /invoice/audit (and the hotel variant) 开票审核: the queue of buyers' requests. */
 export function AuditPage({ hotel }: { hotel: boolean }) {
+  const wide = Grid.useBreakpoint().xxl === true;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const store = useSessionStore((s) => s.store);
@@ -186,6 +199,16 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
                 {r.buyer_tax_code && (
                   <Typography.Text type="secondary" className="kp-num" style={{ display: 'block' }}>
                     {r.buyer_tax_code}
+                  </Typography.Text>
+                )}
+                {/* below 1600 px the 接收方式 column is hidden: where the invoice goes, here */}
+                {!wide && (r.email || r.mobile) && (
+                  <Typography.Text
+                    type="secondary"
+                    ellipsis={{ tooltip: [r.email, r.mobile].filter(Boolean).join(' / ') }}
+                    style={{ display: 'block', fontSize: 12 }}
+                  >
+                    {[r.email, r.mobile].filter(Boolean).join(' / ')}
                   </Typography.Text>
                 )}
               </>
