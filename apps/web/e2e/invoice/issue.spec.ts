@@ -18,6 +18,16 @@ import {
   waitForSmsResend,
 } from '../fixtures.ts';
 
+/**
+ * 确认开具 in the preview once the dialog has finished opening: a click during antd's zoom-in once
+ * landed on the button while it was 17×6 px and did nothing (CI trace, no request sent).
+ */
+async function confirmIssue(page: Page) {
+  const ok = page.getByRole('dialog', { name: '发票预览' }).getByRole('button', { name: '确认开具' });
+  await expect(async () => expect((await ok.boundingBox())?.width ?? 0).toBeGreaterThan(60)).toPass();
+  await ok.click();
+}
+
 /** A seeded buyer title and goods codes of the demo software business (apps/server/src/db/seed/catalog.ts). */
 const BUYER = '杭州数澜网络科技有限公司';
 const MAINTENANCE = '*信息技术服务*软件维护服务'; // 20000 incl. tax, 6%
@@ -108,7 +118,7 @@ test.describe('single invoice (/invoice/online)', () => {
     await expect(preview.getByText('肆万肆仟圆整')).toBeVisible();
     await expect(preview.getByText(`名称：${BUYER}`)).toBeVisible();
     await screenshot(page, 'invoice-issue-preview');
-    await preview.getByRole('button', { name: '确认开具' }).click();
+    await confirmIssue(page);
 
     await expect(page.getByText('开票成功')).toBeVisible({ timeout: 30_000 });
     const number = page.getByLabel('发票号码');
@@ -222,7 +232,7 @@ test.describe('single invoice (/invoice/online)', () => {
     await expect(
       preview.getByText(/房间号：1808；入住人：王小明；入住日期：2025-05-01 至 2025-05-03/),
     ).toBeVisible();
-    await preview.getByRole('button', { name: '确认开具' }).click();
+    await confirmIssue(page);
     await expect(page.getByText('开票成功')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByLabel('发票号码')).toHaveText(/^\d{20}$/);
 
@@ -243,7 +253,7 @@ test.describe('single invoice (/invoice/online)', () => {
       .getByText('自愿放弃享受减按1%征收率征收增值税政策')
       .click();
     await page.getByRole('button', { name: '开具发票' }).click();
-    await page.getByRole('dialog', { name: '发票预览' }).getByRole('button', { name: '确认开具' }).click();
+    await confirmIssue(page);
     await expect(page.getByText('开票成功')).toBeVisible({ timeout: 30_000 });
     const pdf = await page.getByRole('link', { name: /下载PDF/ }).getAttribute('href');
     const invoiceId = new URL(pdf!, 'http://x').searchParams.get('invoice_id');
