@@ -58,11 +58,9 @@ async function confirmPop(page: Page, trigger: Locator, question: string) {
     if (!(await pop.isVisible())) await trigger.click();
     await expect(pop).toBeVisible({ timeout: 1_500 });
   }).toPass({ timeout: 10_000, intervals: [300] });
-  // its 确定 turns to "loading 确定" while the request runs: once seen in CI, a click that had landed
-  // was retried by its locator (the name had changed) until it timed out. One click, not retried.
-  const ok = pop.getByRole('button', { name: /^(loading )?确\s*定$/ });
-  await expect(ok).toBeVisible();
-  if (!(await ok.getAttribute('class'))?.includes('ant-btn-loading')) await ok.click({ force: true });
+  // its 确定, found by its place and not by its name: the name turns to "loading 确定" while the
+  // request runs, and once in CI a click that had landed was retried by name until it timed out
+  await pop.locator('button.ant-btn-primary').click();
   await expect(pop).toBeHidden({ timeout: 20_000 });
 }
 
