@@ -6,6 +6,7 @@ import {
   BUREAU_ERRORS,
   BUREAU_VOID_ERRORS,
   bool,
+  type Fault,
   type IssueInput,
   int,
   need,
@@ -81,9 +82,12 @@ const holdUntilHangUp = (res: http.ServerResponse, ms: number) =>
     res.once('close', onClose);
   });
 
-/** A void request under the device's fault, as an issue request (postInvoice) would be. */
-async function postVoid(bureau: Bureau, req: VoidInput, res: http.ServerResponse): Promise<void> {
-  const fault = bureau.takeFault(req.deviceId);
+/**
+ * The faults that answer before the bureau does anything, alike for issues and voids: down (no
+ * connection or an HTTP error), lost (held until the caller hangs up), error (a refusal). True when
+ * one of them answered.
+ */
+async function wireFault(fault: Fault | null, res: http.ServerResponse): Promise<boolean> {
   switch (fault?.fault) {
     case 'down':
       if (fault.httpStatus) {
@@ -92,17 +96,27 @@ async function postVoid(bureau: Bureau, req: VoidInput, res: http.ServerResponse
       } else {
         res.socket?.destroy();
       }
-      return;
+      return true;
     case 'lost':
       if (!(await holdUntilHangUp(res, fault.holdMs))) res.socket?.destroy();
-      return;
+      return true;
     case 'error':
       send(res, 200, {
         result: 'refused',
         code: fault.code ?? BUREAU_ERRORS.BUSY.code,
         message: fault.message ?? BUREAU_ERRORS.BUSY.message,
       });
-      return;
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A void request under the device's fault, as an issue request (postInvoice) would be. */
+async function postVoid(bureau: Bureau, req: VoidInput, res: http.ServerResponse): Promise<void> {
+  const fault = bureau.takeFault(req.deviceId);
+  if (await wireFault(fault, res)) return;
+  switch (fault?.fault) {
     case 'unknown':
       bureau.voidInvoice(req);
       send(res, 200, { result: 'unknown', message: fault.message ?? '作废结果未知，请稍后重试' });
@@ -120,25 +134,8 @@ async function postVoid(bureau: Bureau, req: VoidInput, res: http.ServerResponse
 
 async function postInvoice(bureau: Bureau, req: IssueInput, res: http.ServerResponse): Promise<void> {
   const fault = bureau.takeFault(req.deviceId);
+  if (await wireFault(fault, res)) return;
   switch (fault?.fault) {
-    case 'down':
-      if (fault.httpStatus) {
-        res.writeHead(fault.httpStatus, { 'content-type': 'text/plain; charset=utf-8' });
-        res.end('Service Unavailable');
-      } else {
-        res.socket?.destroy();
-      }
-      return;
-    case 'lost':
-      if (!(await holdUntilHangUp(res, fault.holdMs))) res.socket?.destroy();
-      return;
-    case 'error':
-      send(res, 200, {
-        result: 'refused',
-        code: fault.code ?? BUREAU_ERRORS.BUSY.code,
-        message: fault.message ?? BUREAU_ERRORS.BUSY.message,
-      });
-      return;
     case 'unknown':
       bureau.issue(req, fault.visibleAfterMs);
       send(res, 200, fault.message ? { ...UNKNOWN, message: fault.message } : UNKNOWN);
