@@ -298,3 +298,54 @@ export async function openFromMenu(page: Page, path: RegExp, item: string, secti
     await expect(page).toHaveURL(path, { timeout: 2_000 });
   }).toPass({ timeout: 10_000, intervals: [500] });
 }
+
+/**
+ * A blue 数电 普票 of the signed-in store through the issuing API (no form): one 6% line of
+ * 软件开发服务 whose tax-exclusive amount is `amount` (whole yuan). For specs that need an invoice to
+ * look at, not the issuing flow itself.
+ */
+export async function issueDigitalInvoice(
+  page: Page,
+  opts: {
+    serialPrefix: string;
+    buyer: { title_type: number; name: string; tax_code?: string };
+    amount: number;
+  },
+): Promise<void> {
+  const devices = await callApi<{ device_id: number; invoice_types: { code: string }[] }[]>(
+    page,
+    'GET',
+    '/v3/client-store/get-tax-equipment',
+  );
+  const digital = devices.find((d) => d.invoice_types.some((t) => t.code === '82'))!;
+  const amount = opts.amount.toFixed(2);
+  const tax = (opts.amount * 0.06).toFixed(2);
+  const withTax = (opts.amount * 1.06).toFixed(2);
+  await callApi(page, 'POST', '/v3/online-invoicing/blue', {
+    serial_no: `${opts.serialPrefix}${Date.now()}`,
+    device_id: digital.device_id,
+    invoice_type: '82',
+    buyer: opts.buyer,
+    goods_info: [
+      {
+        tax_class_code: '3040201010000000000',
+        short_name: '信息技术服务',
+        name: '软件开发服务',
+        unit: '项',
+        quantity: '1',
+        price: String(Number(withTax)),
+        amount,
+        tax_amount: tax,
+        amount_with_tax: withTax,
+        tax_rate: '0.06',
+      },
+    ],
+    invoice_info: {
+      price_includes_tax: true,
+      total_amount: amount,
+      total_tax: tax,
+      total_price_with_tax: withTax,
+    },
+    send_email: false,
+  });
+}

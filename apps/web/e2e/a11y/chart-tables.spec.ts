@@ -1,4 +1,4 @@
-import { CLERK, callApi, expect, loginAs, test } from '../fixtures.ts';
+import { CLERK, expect, issueDigitalInvoice, loginAs, test } from '../fixtures.ts';
 
 /**
  * Issue 24 item 7: each statistics chart has a text alternative — the canvas is an image named
@@ -22,38 +22,10 @@ test('the statistics charts each show their numbers as a table behind 查看数�
   test.setTimeout(90_000);
   await loginAs(page, CLERK.account);
   // one invoice of the day, so that every chart has something to draw
-  const devices = await callApi<{ device_id: number; invoice_types: { code: string }[] }[]>(
-    page,
-    'GET',
-    '/v3/client-store/get-tax-equipment',
-  );
-  const digital = devices.find((d) => d.invoice_types.some((t) => t.code === '82'))!;
-  await callApi(page, 'POST', '/v3/online-invoicing/blue', {
-    serial_no: `E2ECHART${Date.now()}`,
-    device_id: digital.device_id,
-    invoice_type: '82',
+  await issueDigitalInvoice(page, {
+    serialPrefix: 'E2ECHART',
     buyer: { title_type: 1, name: '图表数据表客户' },
-    goods_info: [
-      {
-        tax_class_code: '3040201010000000000',
-        short_name: '信息技术服务',
-        name: '软件开发服务',
-        unit: '项',
-        quantity: '1',
-        price: '1060',
-        amount: '1000.00',
-        tax_amount: '60.00',
-        amount_with_tax: '1060.00',
-        tax_rate: '0.06',
-      },
-    ],
-    invoice_info: {
-      price_includes_tax: true,
-      total_amount: '1000.00',
-      total_tax: '60.00',
-      total_price_with_tax: '1060.00',
-    },
-    send_email: false,
+    amount: 1000,
   });
 
   const answered = page.waitForResponse((r) => r.url().includes('/v3/invoice-stat/summary'));

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { callApi, expect, HOTEL } from '../fixtures.ts';
+import { expect, HOTEL, issueDigitalInvoice } from '../fixtures.ts';
 
 // Rows for the layout specs (the e2e database has no demo history, so the clerk's tables start
 // empty): text longer than any column gives it, six-figure amounts, 20-digit numbers.
@@ -13,38 +13,10 @@ export const LONG_FILE = '2026年11月文三路总部客户批量开票数据（
 
 /** A blue 数电 普票 of the signed-in store through the issuing API: ¥106,000.00 to LONG_BUYER. */
 export async function issueLongBuyerInvoice(page: Page): Promise<void> {
-  const devices = await callApi<{ device_id: number; invoice_types: { code: string }[] }[]>(
-    page,
-    'GET',
-    '/v3/client-store/get-tax-equipment',
-  );
-  const digital = devices.find((d) => d.invoice_types.some((t) => t.code === '82'))!;
-  await callApi(page, 'POST', '/v3/online-invoicing/blue', {
-    serial_no: `E2ELAYOUT${Date.now()}`,
-    device_id: digital.device_id,
-    invoice_type: '82',
+  await issueDigitalInvoice(page, {
+    serialPrefix: 'E2ELAYOUT',
     buyer: { title_type: 1, name: LONG_BUYER, tax_code: HOTEL.taxCode },
-    goods_info: [
-      {
-        tax_class_code: '3040201010000000000',
-        short_name: '信息技术服务',
-        name: '软件开发服务',
-        unit: '项',
-        quantity: '1',
-        price: '106000',
-        amount: '100000.00',
-        tax_amount: '6000.00',
-        amount_with_tax: '106000.00',
-        tax_rate: '0.06',
-      },
-    ],
-    invoice_info: {
-      price_includes_tax: true,
-      total_amount: '100000.00',
-      total_tax: '6000.00',
-      total_price_with_tax: '106000.00',
-    },
-    send_email: false,
+    amount: 100000,
   });
 }
 
