@@ -49,9 +49,11 @@ export type RecordOutcome = (tx: DbOrTx, outcome: ChannelOutcome) => Promise<voi
  *   from the CTE `issued` (client_id, serial_no, invoice_code, invoice_no, check_code, issued_at)
  *   and may read `guard`; one of them must be named `recorded` and return `id`, `client_id` and
  *   `serial_no` of every invoice it recorded.
- * The sandbox commits that statement without waiting for the WAL flush (the per-device locks are
- * released sooner) and then waits for a flush before it returns, so the caller never reports an
- * invoice that a crash could take back.
+ * The sandbox commits that statement synchronously, whatever the server's default (its WAL is on
+ * disk before it returns), so the caller never reports an invoice that a crash could take back.
+ * (Issue 11 measured the alternative it replaced — an asynchronous commit followed by a shared
+ * flush statement — as one round trip and one transaction more per batch for nothing: at 10
+ * connections 24% of the bare route against 30–33%, CPU per invoice 0.56 against 0.48 ms.)
  */
 export type IssuedSql = { guard: SQL; ctes: SQL };
 
@@ -68,8 +70,9 @@ export type IssueRecorder = {
 export interface InDatabaseChannel extends TaxChannel {
   /**
    * The channel's records live in this database and every issue that reports an invoice has
-   * forced a WAL flush first: the caller's writes before the call may commit without waiting for
-   * their own flush (a remote channel needs the caller's `issuing` row durable first).
+   * committed synchronously, which flushes the WAL before it: the caller's writes before the call
+   * may commit without waiting for their own flush (a remote channel needs the caller's `issuing`
+   * row durable first).
    */
   readonly inDatabase: true;
   /**

@@ -3,7 +3,6 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../lib/app-error.ts';
 import { executePrepared } from '../lib/prepared.ts';
-import { createWalFlusher, WAL_FLUSH_SQL } from '../lib/wal-flush.ts';
 import {
   type AtOnceIssued,
   atOnceKey,
@@ -93,8 +92,6 @@ export class SandboxTaxChannel implements InDatabaseChannel {
   /** device → its control row, briefly cached: most issues find no control at all */
   private readonly controls = new Map<number, { at: number; control: Control | null; faulty: boolean }>();
 
-  /** durability of the issuing statements (committed without waiting for the WAL flush) */
-  private readonly flushWal: () => Promise<void>;
   /** the port's red-letter and void calls */
   private readonly red: SandboxRedChannel;
 
@@ -103,7 +100,6 @@ export class SandboxTaxChannel implements InDatabaseChannel {
     /** how long a device's control row may be reused; the dev routes of this process invalidate it */
     private readonly controlTtlMs = 1000,
   ) {
-    this.flushWal = createWalFlusher(() => this.db.execute(WAL_FLUSH_SQL));
     this.red = new SandboxRedChannel(db);
   }
 
@@ -158,6 +154,8 @@ export class SandboxTaxChannel implements InDatabaseChannel {
 
     try {
       return await this.db.transaction(async (tx) => {
+        // on disk before the caller hears of it, whatever the server's default (IssuedSql)
+        await tx.execute(sql`select set_config('synchronous_commit', 'on', true)`);
         const checked = await this.reserve(tx, req);
         if (checked.status === 'failed') {
           await record(tx, checked);
@@ -245,8 +243,7 @@ export class SandboxTaxChannel implements InDatabaseChannel {
    * any number of invoices) or a stock range (an older kind: one invoice, alone) gives the numbers
    * in the items' order, the bureau's records are written and the caller's CTEs record the issued
    * invoices. A device that refuses issues none of its invoices and leaves the others' alone. The
-   * per-device locks last for this statement only, and its commit does not wait for the WAL flush
-   * (see IssuedSql). `plainOnly`: a device with a sandbox control row (a fault, even a used-up one,
+   * per-device locks last for this statement only, and it commits synchronously (see IssuedSql). `plainOnly`: a device with a sandbox control row (a fault, even a used-up one,
    * or a latency) issues nothing. Answers what was issued, by `atOnceKey`.
    */
   private async issueInOneStatement(
@@ -318,7 +315,7 @@ export class SandboxTaxChannel implements InDatabaseChannel {
     }>(
       this.db,
       sql`
-      with cfg as (select set_config('synchronous_commit', 'off', true) as v),
+      with cfg as (select set_config('synchronous_commit', 'on', true) as v),
       items as (
         select * from jsonb_to_recordset(${asked}::jsonb)
           as x(ord int, client_id int, device_id int, invoice_type text, serial_no text, total_amount numeric)
@@ -384,9 +381,8 @@ export class SandboxTaxChannel implements InDatabaseChannel {
     );
     const out = new Map<string, AtOnceIssued>();
     if (res.rows.length === 0) return out;
-    // durability before anyone hears of the invoices (the statement committed without waiting for
-    // its WAL flush; one flush serves every issue committed before it began)
-    await this.flushWal();
+    // durable already: the statement committed synchronously (cfg), so nobody hears of an
+    // invoice a crash could take back
     for (const row of res.rows) {
       if (row.recorded_id === null) {
         // cannot happen while the guard holds; refuse loudly rather than lose a number

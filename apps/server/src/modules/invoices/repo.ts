@@ -146,7 +146,7 @@ export type NewInvoice = {
   /** Beijing month of the quota check, 'YYYY-MM' */
   month: string;
   digital: boolean;
-  /** commit without waiting for the WAL flush (the channel flushes before reporting an issue) */
+  /** commit without waiting for the WAL flush (the channel's synchronous commit flushes it before reporting an issue) */
   asyncCommit: boolean;
 };
 

@@ -11,6 +11,7 @@ import { buildTestApp } from '../../../../test/helper.ts';
 import type { SandboxTaxChannel } from '../../../channels/sandbox.ts';
 import { channelSandboxIssues, invoices } from '../../../db/schema/index.ts';
 import { issueAtOnce, LANES } from './group-commit.ts';
+import { issueAtOnceSql } from './repo.ts';
 
 /**
  * The group commit (group-commit.ts) as the channel sees it: concurrent 数电 invoices — of one
@@ -149,42 +150,41 @@ describe('issuing at once (group commit) as the channel receives it', () => {
       expect(await issuedIds([a!.serialNo, b!.serialNo, c!.serialNo])).toHaveLength(3);
     });
 
-    it('the next statement waits until the one before has its WAL flush; nobody hears of an invoice before its flush', async () => {
-      const channel = t.app.taxChannel as unknown as { flushWal: () => Promise<void> };
-      const flush = channel.flushWal;
+    it('the next statement waits until the one before has returned (committed and on disk)', async () => {
+      const channel = t.app.taxChannel as SandboxTaxChannel;
+      const real = channel.issueAtOnce.bind(channel);
       let open!: () => void;
       const gate = new Promise<void>((r) => {
         open = r;
       });
-      const flushes: string[] = [];
-      channel.flushWal = async () => {
-        flushes.push('waiting');
-        await gate;
-        await flush();
-      };
+      let committed = 0;
+      const spy = vi.spyOn(channel, 'issueAtOnce').mockImplementation(async (batch, q) => {
+        const issued = await real(batch, q);
+        committed++;
+        // the first statement has committed; its answer is held back here
+        if (committed === 1) await gate;
+        return issued;
+      });
       try {
-        const spy = watch();
         const [a, b] = [digital(), digital()];
         let answered = 0;
         const first = issueAtOnce(t.app, a).then((r) => {
           answered++;
           return r;
         });
-        await vi.waitFor(() => expect(flushes).toHaveLength(1));
-        // a committed and waits for its flush: b waits for the next statement, nobody is answered
+        await vi.waitFor(() => expect(committed).toBe(1));
+        // b arrives while a's statement has not returned: it waits for the next statement
         const second = issueAtOnce(t.app, b).then((r) => {
           answered++;
           return r;
         });
         await new Promise((r) => setTimeout(r, 100));
-        expect(spy.atOnce.mock.calls.map(([batch]) => batch.items.map((i) => i.serialNo))).toEqual([
-          [a.serialNo],
-        ]);
+        expect(spy.mock.calls.map(([batch]) => batch.items.map((i) => i.serialNo))).toEqual([[a.serialNo]]);
         expect(answered).toBe(0);
         open();
         const res = await Promise.all([first, second]);
         expect(res.map((r) => r?.outcome.status)).toEqual(['issued', 'issued']);
-        expect(spy.atOnce.mock.calls.map(([batch]) => batch.items.map((i) => i.serialNo))).toEqual([
+        expect(spy.mock.calls.map(([batch]) => batch.items.map((i) => i.serialNo))).toEqual([
           [a.serialNo],
           [b.serialNo],
         ]);
@@ -193,7 +193,50 @@ describe('issuing at once (group commit) as the channel receives it', () => {
         );
       } finally {
         open();
-        channel.flushWal = flush;
+      }
+    });
+
+    it('nobody hears of an invoice before it is on disk: the statement commits synchronously, every time', async () => {
+      // The test clusters run with synchronous_commit = off (embedded.ts): the statement must turn it
+      // on for its own commit. Where the WAL ended inside the statement (after its invoice's rows)
+      // is recorded by an extra CTE; when issueAtOnce returns, the flushed position must be past it.
+      // (Committing asynchronously instead, it held 0 times in 20.)
+      const channel = t.app.taxChannel as SandboxTaxChannel;
+      await t.db.execute(
+        sql.raw('create table if not exists kp_test_lsn (serial_no text primary key, lsn pg_lsn)'),
+      );
+      try {
+        let durable = 0;
+        for (let i = 0; i < 20; i++) {
+          const inv = digital();
+          const real = issueAtOnceSql([inv]);
+          const issued = await channel.issueAtOnce(
+            {
+              items: [
+                {
+                  clientId: inv.clientId,
+                  deviceId: inv.deviceId,
+                  invoiceType: inv.req.invoice_type,
+                  serialNo: inv.serialNo,
+                  totalAmount: inv.req.invoice_info.total_amount,
+                },
+              ],
+            },
+            {
+              guard: real.guard,
+              ctes: sql`${real.ctes}, kp_lsn as (
+                insert into kp_test_lsn (serial_no, lsn) select serial_no, pg_current_wal_insert_lsn() from recorded)`,
+            },
+          );
+          expect(issued?.get(`${inv.clientId}:${inv.serialNo}`)?.outcome.status).toBe('issued');
+          const flushed = await t.db.execute<{ ok: boolean }>(
+            sql`select pg_current_wal_flush_lsn() >= lsn as ok from kp_test_lsn where serial_no = ${inv.serialNo}`,
+          );
+          if (flushed.rows[0]?.ok === true) durable++;
+        }
+        expect(durable).toBe(20);
+      } finally {
+        await t.db.execute(sql.raw('drop table if exists kp_test_lsn'));
       }
     });
 

@@ -25,13 +25,12 @@ type Waiter = {
   resolve: (r: AtOnceIssued | null) => void;
 };
 /**
- * One statement in flight per lane, held until its WAL flush: the next batch forms while it runs
- * and waits for its flush. Statements of a lane never run at once, so they never wait for each
- * other's locks. (Letting the next statement start once the one before had committed, while that
- * one waited for its flush — fully or one flush deep — made smaller batches and cost more CPU per
- * invoice for one device and for 200 businesses alike, measured again in issue 11 with the real
- * flush: e.g. 200 businesses at 64 connections ~420 µs node + PostgreSQL per invoice held,
- * ~470 not.)
+ * One statement in flight per lane, held until it returns — committed synchronously, so on disk:
+ * the next batch forms while it runs. Statements of a lane never run at once, so they never wait
+ * for each other's locks. (Letting the next statement start once the one before had committed,
+ * while that one waited for a separate WAL flush — fully or one flush deep — made smaller batches
+ * and cost more CPU per invoice for one device and for 200 businesses alike, measured in issue 11:
+ * e.g. 200 businesses at 64 connections ~420 µs node + PostgreSQL per invoice held, ~470 not.)
  */
 type Lane = { waiting: Waiter[]; busy: boolean };
 
@@ -123,7 +122,7 @@ async function attempt(
   } catch (err) {
     // each invoice goes the two-step way on its own, where an error belongs to the one request
     // that causes it, not to the whole batch; the serial settles what the statement did (had it
-    // committed before failing, e.g. in the flush, the two-step path answers with its invoice)
+    // committed before its answer was lost, the two-step path answers with its invoice)
     // Stryker disable next-line ObjectLiteral: the log line's fields
     app.log.warn(
       { err, invoices: batch.length },
