@@ -36,8 +36,13 @@ export const eligibleSql = (ask: IssueAsk): SQL =>
  * The rule's binding half in SQL: the store may issue through the device — bound to it, or granted
  * it while the device is hosted (trusteeship; grant rows exist only while hosted). The issuing
  * statements, the issue form's device kinds and the batch upload's device check all use it.
+ * Scalar subqueries, not EXISTS: inside an OR, PostgreSQL may run an EXISTS as a hashed subplan,
+ * reading every binding of every business once per statement — which the group-commit statement's
+ * generic plan chose (it guesses 100 request rows); a scalar subquery probes the primary key per
+ * row, whatever the plan.
  */
 export const storeMayUseDeviceSql = (deviceId: SQL, storeId: SQL) => sql`
-  (exists (select 1 from device_stores ds where ds.device_id = ${deviceId} and ds.store_id = ${storeId})
+  ((select 1 from device_stores ds where ds.device_id = ${deviceId} and ds.store_id = ${storeId} limit 1) is not null
     -- or a store granted hosted issuing (trusteeship module; rows exist only while hosted)
-    or exists (select 1 from trusteeship_grants tg where tg.device_id = ${deviceId} and tg.store_id = ${storeId}))`;
+    or (select 1 from trusteeship_grants tg where tg.device_id = ${deviceId} and tg.store_id = ${storeId} limit 1)
+      is not null)`;

@@ -240,6 +240,30 @@ describe('issuing at once (group commit) as the channel receives it', () => {
       }
     });
 
+    it("the statement's generic plan reads businesses and store bindings by key, never all of them", async () => {
+      // A prepared statement soon runs its generic plan, which guesses 100 request rows: a hash
+      // join with clients or a hashed subplan over device_stores would read every business and
+      // binding of the database once per statement. The plan must probe them per request row.
+      const seen: string[] = [];
+      const query = t.pool.query.bind(t.pool);
+      vi.spyOn(t.pool, 'query').mockImplementation(((q: unknown, ...rest: unknown[]) => {
+        const text = (q as { text?: string }).text;
+        if (text?.includes('at_once_events')) seen.push(text);
+        return (query as (...a: unknown[]) => unknown)(q, ...rest);
+      }) as typeof t.pool.query);
+      expect((await issueAtOnce(t.app, digital()))?.outcome.status).toBe('issued');
+      vi.restoreAllMocks();
+      expect(seen).toHaveLength(1);
+      const plan = (await t.pool.query(`explain (generic_plan) ${seen[0]}`)).rows
+        .map((r: Record<string, string>) => r['QUERY PLAN'])
+        .join('\n');
+      expect(plan).not.toMatch(/hashed SubPlan/);
+      expect(plan).not.toMatch(/Hash Join/);
+      for (const table of ['clients', 'device_stores', 'trusteeship_grants', 'invoices', 'tax_devices']) {
+        expect(plan).not.toMatch(new RegExp(`Seq Scan on ${table}\\b`));
+      }
+    });
+
     it('an older kind answers the invoice its statement issued', async () => {
       const inv = older();
       const res = await issueAtOnce(t.app, inv);

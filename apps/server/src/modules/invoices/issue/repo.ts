@@ -230,7 +230,9 @@ export function issueAtOnceSql(items: NewInvoice[]): IssuedSql {
     guard: sql`
       select r.*, ${SELLER}
       from ${requestRows(items)}
-      join clients c on c.id = r.req_client_id
+      -- the business by its key, per request row: the generic plan guesses 100 request rows and
+      -- would otherwise hash every business of the database (LIMIT keeps the subquery a lateral probe)
+      join lateral (select * from clients c where c.id = r.req_client_id limit 1) c on true
       -- a subquery per row, not an anti-join: the planner guesses 100 request rows and would hash
       -- the whole invoices table for a generic plan of this prepared statement
       where (select i.id from invoices i where i.client_id = c.id and i.serial_no = r.serial_no) is null
