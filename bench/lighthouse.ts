@@ -15,6 +15,12 @@
  * scores, the bytes transferred, the targets (performance ≥ 90, accessibility ≥ 95, best practices
  * 100) as met / not met, and for a missed target the audits Lighthouse holds responsible. The JSON
  * reports are left in .tmp/lighthouse/. Scores on a shared 2-core machine vary by a few points.
+ *
+ * Options (environment):
+ *   LIGHTHOUSE_PAGES=/user/login          only these targets (comma-separated paths of the three);
+ *   LIGHTHOUSE_RUNS=6                     each target this many times (one build and one server;
+ *                                         the summary lists every run, reports are `<page>-<run>.json`);
+ *   LIGHTHOUSE_NO_BUILD=1                 use apps/web/dist as it is (after a build of your own).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,11 +43,20 @@ type Category = (typeof CATEGORIES)[number];
 const TARGETS: Record<Category, number> = { performance: 90, accessibility: 95, 'best-practices': 100 };
 
 type Target = { path: string; preset: 'mobile' | 'desktop'; signedIn: boolean };
-const PAGES: Target[] = [
+const ALL_PAGES: Target[] = [
   { path: '/user/login', preset: 'mobile', signedIn: false },
   { path: '/home/index', preset: 'desktop', signedIn: true },
   { path: '/query/invoice', preset: 'desktop', signedIn: true },
 ];
+const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((p) => p.trim());
+const PAGES = only ? ALL_PAGES.filter((t) => only.includes(t.path)) : ALL_PAGES;
+if (only && PAGES.length !== only.length) {
+  throw new Error(
+    `LIGHTHOUSE_PAGES: one of ${only.join(', ')} is not ${ALL_PAGES.map((t) => t.path).join(', ')}`,
+  );
+}
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`LIGHTHOUSE_RUNS=${process.env.LIGHTHOUSE_RUNS}`);
 
 type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
 
@@ -161,7 +176,7 @@ function causes(lhr: Lhr, c: Category): string[] {
   return lines;
 }
 
-function report(target: Target, lhr: Lhr) {
+function report(target: Target, lhr: Lhr, run: number) {
   const requests =
     (
       lhr.audits['network-requests']?.details as {
@@ -170,7 +185,8 @@ function report(target: Target, lhr: Lhr) {
     )?.items ?? [];
   const resource = requests.reduce((n, r) => n + (r.resourceSize ?? 0), 0);
   const transferred = lhr.audits['total-byte-weight']?.numericValue ?? 0;
-  console.log(`\n${target.path} (${target.preset}${target.signedIn ? ', signed in' : ''})`);
+  const runOf = RUNS > 1 ? `, run ${run}/${RUNS}` : '';
+  console.log(`\n${target.path} (${target.preset}${target.signedIn ? ', signed in' : ''}${runOf})`);
   console.log(
     `  transferred ${kb(transferred)} in ${requests.length} requests (${kb(resource)} uncompressed)` +
       `; FCP ${lhr.audits['first-contentful-paint']?.displayValue}, LCP ${lhr.audits['largest-contentful-paint']?.displayValue}` +
@@ -189,8 +205,11 @@ function report(target: Target, lhr: Lhr) {
     console.log(`  ${c}, what Lighthouse names:`);
     for (const line of causes(lhr, c)) console.log(`    - ${line}`);
   }
+  const ms = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? 0);
   return {
     path: target.path,
+    run,
+    metrics: `FCP ${ms('first-contentful-paint')} LCP ${ms('largest-contentful-paint')} TBT ${ms('total-blocking-time')} ms`,
     transferred,
     scores: Object.fromEntries(CATEGORIES.map((c) => [c, score(lhr, c)])),
   };
@@ -198,7 +217,8 @@ function report(target: Target, lhr: Lhr) {
 
 async function main() {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash scripts/ensure-chromium.sh`);
-  buildWeb();
+  if (process.env.LIGHTHOUSE_NO_BUILD === '1') console.log('web build: skipped (LIGHTHOUSE_NO_BUILD=1)');
+  else buildWeb();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = await startServer(port);
@@ -211,33 +231,40 @@ async function main() {
   const results = [];
   try {
     let signedInPage: Page | null = null;
-    for (const target of PAGES) {
-      let page: Page;
-      if (target.signedIn) {
-        if (!signedInPage) {
-          signedInPage = await browser.newPage();
-          await signIn(signedInPage, base);
+    for (let run = 1; run <= RUNS; run++) {
+      for (const target of PAGES) {
+        let page: Page;
+        if (target.signedIn) {
+          if (!signedInPage) {
+            signedInPage = await browser.newPage();
+            await signIn(signedInPage, base);
+          }
+          page = signedInPage;
+        } else {
+          page = await browser.newPage();
         }
-        page = signedInPage;
-      } else {
-        page = await browser.newPage();
+        let result: Awaited<ReturnType<typeof lighthouse>>;
+        for (let attempt = 1; ; attempt++) {
+          result = await lighthouse(
+            `${base}${target.path}`,
+            { output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
+            target.preset === 'desktop' ? desktopConfig : undefined,
+            page,
+          );
+          // a lost trace (NO_NAVSTART, NO_FCP…) says "run Lighthouse again": once more, at most twice
+          const error = result?.lhr.runtimeError;
+          if (!error || attempt === 3) break;
+          console.log(`${target.path}: ${error.code}, running again`);
+        }
+        if (!result) throw new Error(`Lighthouse gave no result for ${target.path}`);
+        if (result.lhr.runtimeError) throw new Error(`${target.path}: ${result.lhr.runtimeError.message}`);
+        const finalPath = new URL(result.lhr.finalDisplayedUrl).pathname;
+        if (finalPath !== target.path) throw new Error(`${target.path} ended on ${finalPath} (signed out?)`);
+        const name = `${target.path.slice(1).replaceAll('/', '-')}${RUNS > 1 ? `-${run}` : ''}.json`;
+        await fs.writeFile(path.join(REPORTS, name), JSON.stringify(result.lhr, null, 1));
+        results.push(report(target, result.lhr, run));
+        if (!target.signedIn) await page.close();
       }
-      const run = await lighthouse(
-        `${base}${target.path}`,
-        { output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] },
-        target.preset === 'desktop' ? desktopConfig : undefined,
-        page,
-      );
-      if (!run) throw new Error(`Lighthouse gave no result for ${target.path}`);
-      if (run.lhr.runtimeError) throw new Error(`${target.path}: ${run.lhr.runtimeError.message}`);
-      const finalPath = new URL(run.lhr.finalDisplayedUrl).pathname;
-      if (finalPath !== target.path) throw new Error(`${target.path} ended on ${finalPath} (signed out?)`);
-      await fs.writeFile(
-        path.join(REPORTS, `${target.path.slice(1).replaceAll('/', '-')}.json`),
-        JSON.stringify(run.lhr, null, 1),
-      );
-      results.push(report(target, run.lhr));
-      if (!target.signedIn) await page.close();
     }
   } finally {
     await browser.close();
@@ -247,7 +274,7 @@ async function main() {
   for (const r of results) {
     const s = r.scores;
     console.log(
-      `  ${r.path.padEnd(15)} perf ${s.performance}  a11y ${s.accessibility}  best-practices ${s['best-practices']}  ${kb(r.transferred)}`,
+      `  ${r.path.padEnd(15)}${RUNS > 1 ? ` run ${r.run}` : ''} perf ${s.performance}  a11y ${s.accessibility}  best-practices ${s['best-practices']}  ${kb(r.transferred)}  ${r.metrics}`,
     );
   }
   console.log(`reports: ${path.relative(ROOT, REPORTS)}/*.json`);
