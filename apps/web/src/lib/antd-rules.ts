@@ -8,7 +8,7 @@ import type { z } from 'zod';
  * form item's `required` prop; the schema alone decides what is refused.
  *
  *   const rule = zodRules(titleBodySchema);
- *   <ProFormText name="name" required rules={rule('name')} />
+ *   <Form.Item name="name" label="名称" required rules={rule('name')}><Input /></Form.Item>
  *
  * A form whose values are not the request itself passes `toRequest`, the same mapping its submit
  * sends, and names the request's field: `zodRules(goodsBodySchema, bodyOf)('tax_rate')` on the

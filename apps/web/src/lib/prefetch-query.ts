@@ -28,10 +28,10 @@ const requestKey = (body: unknown) => {
 };
 
 /**
- * Starts, ahead of the page, a request the page makes when it mounts outside react-query (a
- * ProTable's `request`); `takeRequest` hands it over. Asked again for the same body while the first
- * is fresh, it starts nothing. `send` should not show errors: a failed
- * early request is simply asked again by the page, which shows the error then.
+ * Starts, ahead of the page, a request the page makes each time it is shown (the library's search,
+ * the list pages' queries with staleTime 0, whose queryFn asks through `takeRequest`), which hands
+ * it over. Asked again for the same body while the first is fresh, it starts nothing. `send` should
+ * not show errors: a failed early request is simply asked again by the page, which shows the error then.
  */
 export function prefetchRequest(name: string, body: unknown, send: () => Promise<unknown>): void {
   if (!useSessionStore.getState().business) return;

@@ -14,8 +14,12 @@ import {
   blueInvoiceRequestSchema,
   CATALOG_CODE,
   CODE,
+  exportListRequestSchema,
+  exportListResponseSchema,
   goodsBodySchema,
   goodsItemSchema,
+  idBodySchema,
+  idsBodySchema,
   invoiceDetailRequestSchema,
   invoiceDetailSchema,
   invoiceListRequestSchema,
@@ -38,8 +42,11 @@ import {
   realPersonAuthQuerySchema,
   redApplyRequestSchema,
   redBlueInfoSchema,
+  redFormIdSchema,
   redFormSchema,
   redInvoiceIdSchema,
+  redListRequestSchema,
+  redListResponseSchema,
   searchTaxClassQuerySchema,
   searchTitlesQuerySchema,
   smallScaleNoticeRequestSchema,
@@ -51,6 +58,8 @@ import {
   text,
   titleBodySchema,
   titleItemSchema,
+  updateGoodsBodySchema,
+  updateTitleBodySchema,
 } from '@kaipiao/shared';
 import {
   checkTaxSchema,
@@ -86,11 +95,20 @@ export const CONTRACT = {
   'GET /v3/client-project/get-projects': { query: listGoodsQuerySchema, data: pageOf(goodsItemSchema) },
   'POST /v3/client-project/tax-rate': { body: taxRateBodySchema.default({}), data: taxRateResultSchema },
   'POST /v3/client-project/create': { body: goodsBodySchema, data: goodsItemSchema },
+  'POST /v3/client-project/update': { body: updateGoodsBodySchema, data: goodsItemSchema },
+  'POST /v3/client-project/delete': { body: idsBodySchema, data: z.object({ deleted: z.number() }) },
+  'POST /v3/client-project/set-default': {
+    // the route's own body schema (goods/routes.ts)
+    body: idBodySchema.extend({ is_default: z.boolean().default(true) }),
+    data: okSchema,
+  },
 
   // buyer titles (modules/titles/routes.ts)
   'GET /v3/client-title/list': { query: listTitlesQuerySchema, data: pageOf(titleItemSchema) },
   'GET /v3/client-title/search': { query: searchTitlesQuerySchema, data: z.array(titleItemSchema) },
   'POST /v3/client-title/create': { body: titleBodySchema, data: titleItemSchema },
+  'POST /v3/client-title/update': { body: updateTitleBodySchema, data: titleItemSchema },
+  'POST /v3/client-title/delete': { body: idsBodySchema, data: z.object({ deleted: z.number() }) },
 
   // issuing (modules/invoices/routes.ts, metadata-routes.ts)
   'GET /v3/client-store/get-tax-equipment': {
@@ -112,10 +130,13 @@ export const CONTRACT = {
     data: invoiceDetailSchema,
   },
   'POST /v3/home/small-scale-notice': { body: smallScaleNoticeRequestSchema, data: okSchema },
+  'POST /v3/invoice-export/list': { body: exportListRequestSchema, data: exportListResponseSchema },
 
   // red-letter (modules/red-info/routes.ts)
   'POST /v3/red-info/blue-info': { body: redInvoiceIdSchema, data: redBlueInfoSchema },
   'POST /v3/red-info/apply': { body: redApplyRequestSchema, data: redFormSchema },
+  'POST /v3/red-info/list': { body: redListRequestSchema, data: redListResponseSchema },
+  'POST /v3/red-info/detail': { body: redFormIdSchema, data: redFormSchema },
 
   // batch issuing (modules/batches/routes.ts); the upload body is the multipart file
   'GET /v3/batch-invoice/list': { query: batchListQuerySchema, data: batchListSchema },

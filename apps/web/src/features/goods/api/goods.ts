@@ -1,6 +1,8 @@
+import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import type { GoodsBody, GoodsItem, TaxClassCode, TaxRateResult } from '@kaipiao/shared/schemas/goods';
-import { queryOptions } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { prefetchRequest, takeRequest } from '../../../lib/prefetch-query.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
 
 // Goods codes (spec §7 client-project calls) and the classification-code table.
@@ -13,8 +15,31 @@ export const GOODS_PATHS = {
   import: '/v3/client-project/import',
 } as const;
 
-export const listGoods = (params: GoodsListParams) =>
-  api.get<GoodsPage>('/v3/client-project/get-projects', { params });
+export const listGoods = (params: GoodsListParams, { showError = true } = {}) =>
+  api.get<GoodsPage>('/v3/client-project/get-projects', { params, showError });
+
+/** What the list asks for (one shape, so the request started ahead matches the page's). */
+export const goodsListParams = (keyword: string, page: number, pageSize: number): GoodsListParams => ({
+  keyword,
+  page,
+  page_size: pageSize,
+});
+
+/** /device-project/project's list: asked each time the page is shown (staleTime 0). */
+export const goodsListQuery = (params: GoodsListParams) =>
+  queryOptions({
+    queryKey: scopedKey('goods', 'list', params),
+    // the first page may have been asked for with the page's code (prefetchGoods)
+    queryFn: () => takeRequest('goods', params, () => listGoods(params)),
+    staleTime: 0,
+    placeholderData: keepPreviousData,
+  });
+
+/** The list's first page, started with the page's code (app/prefetch.ts: navigation, menu hover). */
+export const prefetchGoods = () => {
+  const first = goodsListParams('', 1, PAGE_SIZES[0]);
+  prefetchRequest('goods', first, () => listGoods(first, { showError: false }));
+};
 
 /** Field errors (10001, duplicates) come back to the form; other failures show a dialog. */
 export const createGoods = (body: GoodsBody) =>

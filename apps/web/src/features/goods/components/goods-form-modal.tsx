@@ -1,4 +1,3 @@
-import { ModalForm, ProForm, ProFormSelect, ProFormSwitch, ProFormText } from '@ant-design/pro-components';
 import {
   type GoodsBody,
   type GoodsItem,
@@ -6,7 +5,7 @@ import {
   type TaxClassCode,
 } from '@kaipiao/shared/schemas/goods';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Col, Form, Space, Typography } from 'antd';
+import { Alert, Button, Col, Form, Input, Modal, Row, Select, Space, Switch, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
 import { zodRules } from '../../../lib/antd-rules.ts';
@@ -103,6 +102,7 @@ function initialValues(editing: GoodsItem | null, variant: GoodsVariant): Values
 export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }: Props) {
   const [form] = Form.useForm<Values>();
   const [taxClass, setTaxClass] = useState<ClassRef | null>(null);
+  const [saving, setSaving] = useState(false);
   const code = Form.useWatch('tax_class_code', form) ?? '';
   const name = Form.useWatch('name', form) ?? '';
   const selectedRate = Form.useWatch('rate_key', form) ?? '';
@@ -111,11 +111,10 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
     enabled: open && /^\d{19}$/.test(code),
   });
 
+  // the form is made anew each time the dialog opens (destroyOnHidden, clearOnDestroy): its
+  // initial values are the edited item's or a new item's
   useEffect(() => {
     if (!open) return;
-    const init = initialValues(editing, variant);
-    form.resetFields();
-    form.setFieldsValue(init);
     setTaxClass(
       editing
         ? { code: editing.tax_class_code, name: editing.tax_class_name, short_name: editing.short_name }
@@ -123,18 +122,19 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
           ? HOTEL_PICKS[0]!
           : null,
     );
-  }, [open, editing, variant, form]);
+  }, [open, editing, variant]);
 
-  // keep the chosen rate only if the code admits it; otherwise preselect the default
+  // keep the chosen rate only if the code admits it; otherwise preselect the default (also when the
+  // dialog opens again on a code whose rates are cached: the same answer, a new form)
   useEffect(() => {
-    if (!rates) return;
+    if (!rates || !open) return;
     const keys = rates.rates.map((r) => rateKey(r.value, r.zero_rate_flag));
     const current = form.getFieldValue('rate_key') as string | undefined;
     if (current && keys.includes(current)) return;
     const def =
       rates.rates.find((r) => r.value === rates.default_rate && !r.zero_rate_flag) ?? rates.rates[0];
     form.setFieldValue('rate_key', def ? rateKey(def.value, def.zero_rate_flag) : undefined);
-  }, [rates, form]);
+  }, [rates, form, open]);
 
   const rateOptions = (rates?.rates ?? []).map((r) => ({
     value: rateKey(r.value, r.zero_rate_flag),
@@ -174,132 +174,161 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
     }
   }
 
+  async function finish(values: Values) {
+    setSaving(true);
+    try {
+      if (await submit(values)) onOpenChange(false);
+    } finally {
+      setSaving(false);
+    }
+  }
+
   const shortName = taxClass?.short_name;
 
   return (
-    <ModalForm<Values>
+    <Modal
       title={editing ? '编辑商品' : '新增商品'}
       open={open}
-      onOpenChange={onOpenChange}
-      form={form}
       width={760}
-      layout="vertical"
-      grid
-      rowProps={{ gutter: 16 }}
-      modalProps={{ destroyOnHidden: true, maskClosable: false }}
-      submitter={{ searchConfig: { submitText: '保存', resetText: '取消' } }}
-      onFinish={submit}
+      destroyOnHidden
+      maskClosable={false}
+      onCancel={() => onOpenChange(false)}
+      footer={[
+        <Button key="cancel" onClick={() => onOpenChange(false)}>
+          取消
+        </Button>,
+        <Button key="save" type="primary" loading={saving} onClick={() => form.submit()}>
+          保存
+        </Button>,
+      ]}
     >
-      <ProFormText
-        name="name"
-        label="项目名称"
-        placeholder="如：软件开发服务、住宿费"
-        required
-        rules={rule('name')}
-        colProps={{ span: 12 }}
-      />
-      <Col span={12}>
-        <ProForm.Item
-          name="tax_class_code"
-          label="税收分类编码"
-          required
-          rules={rule('tax_class_code')}
-          extra={
-            variant === 'hotel' ? (
-              <Space size={4} wrap>
-                <Typography.Text type="secondary">酒店常用：</Typography.Text>
-                {HOTEL_PICKS.map((p) => (
-                  <Button
-                    key={p.code}
-                    size="small"
-                    type="link"
-                    onClick={() => {
-                      form.setFieldsValue({
-                        tax_class_code: p.code,
-                        unit: form.getFieldValue('unit') || p.unit,
-                      });
-                      setTaxClass(p);
-                    }}
-                  >
-                    {p.name}
-                  </Button>
-                ))}
-              </Space>
-            ) : undefined
-          }
-        >
-          <TaxClassSelect initial={taxClass} onChange={(_c, item) => setTaxClass(item ?? null)} />
-        </ProForm.Item>
-      </Col>
-      <Col span={24}>
-        <Alert
-          type="info"
-          showIcon
-          style={{ marginBottom: 16 }}
-          message={
-            shortName ? (
-              <span>
-                商品简称：<b>{shortName}</b>　发票显示为：
-                <b>{`*${shortName}*${name.trim() || '项目名称'}`}</b>
-              </span>
-            ) : (
-              '选择税收分类编码后，发票上的项目名称显示为“*商品简称*项目名称”'
-            )
-          }
-        />
-      </Col>
-      <ProFormText name="spec" label="规格型号" rules={rule('spec')} colProps={{ span: 12 }} />
-      <ProFormText
-        name="unit"
-        label="单位"
-        placeholder="如：项、次、间/天"
-        rules={rule('unit')}
-        colProps={{ span: 12 }}
-      />
-      <ProFormText
-        name="price"
-        label="单价"
-        placeholder="可不填，开票时填写"
-        rules={rule('price')}
-        colProps={{ span: 12 }}
-      />
-      <ProFormSwitch
-        name="price_includes_tax"
-        label="单价含税"
-        checkedChildren="含税"
-        unCheckedChildren="不含税"
-        colProps={{ span: 12 }}
-      />
-      <ProFormSelect
-        name="rate_key"
-        label="税率"
-        placeholder={code ? '请选择税率' : '请先选择税收分类编码'}
-        required
-        rules={rule('tax_rate')}
-        options={rateOptions}
-        fieldProps={{ loading: ratesLoading, notFoundContent: '请先选择税收分类编码' }}
-        colProps={{ span: 12 }}
-        extra={
-          rates?.taxpayer_type === 'small'
-            ? `小规模纳税人：${rates.reduced_rate_end} 前减按1%征收`
-            : undefined
-        }
-      />
-      <ProFormSelect
-        name="preferential_code"
-        label="优惠政策"
-        placeholder={isZero ? '0税率已按所选免税/不征税设置' : '不使用'}
-        disabled={isZero || policyOptions.length === 0}
-        allowClear
-        options={policyOptions}
-        colProps={{ span: 12 }}
-      />
-      <ProFormSwitch
-        name="is_default"
-        label="设为默认商品"
-        tooltip="开票页新增项目行时默认带出该商品"
-        colProps={{ span: 12 }}
-      />
-    </ModalForm>
+      <Form<Values>
+        form={form}
+        name="goods-form"
+        layout="vertical"
+        initialValues={initialValues(editing, variant)}
+        clearOnDestroy
+        onFinish={finish}
+      >
+        <Row gutter={16}>
+          <Col span={12}>
+            <Form.Item name="name" label="项目名称" required rules={rule('name')}>
+              <Input placeholder="如：软件开发服务、住宿费" allowClear />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name="tax_class_code"
+              label="税收分类编码"
+              required
+              rules={rule('tax_class_code')}
+              extra={
+                variant === 'hotel' ? (
+                  <Space size={4} wrap>
+                    <Typography.Text type="secondary">酒店常用：</Typography.Text>
+                    {HOTEL_PICKS.map((p) => (
+                      <Button
+                        key={p.code}
+                        size="small"
+                        type="link"
+                        onClick={() => {
+                          form.setFieldsValue({
+                            tax_class_code: p.code,
+                            unit: form.getFieldValue('unit') || p.unit,
+                          });
+                          setTaxClass(p);
+                        }}
+                      >
+                        {p.name}
+                      </Button>
+                    ))}
+                  </Space>
+                ) : undefined
+              }
+            >
+              <TaxClassSelect initial={taxClass} onChange={(_c, item) => setTaxClass(item ?? null)} />
+            </Form.Item>
+          </Col>
+          <Col span={24}>
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginBottom: 16 }}
+              message={
+                shortName ? (
+                  <span>
+                    商品简称：<b>{shortName}</b>　发票显示为：
+                    <b>{`*${shortName}*${name.trim() || '项目名称'}`}</b>
+                  </span>
+                ) : (
+                  '选择税收分类编码后，发票上的项目名称显示为“*商品简称*项目名称”'
+                )
+              }
+            />
+          </Col>
+          <Col span={12}>
+            <Form.Item name="spec" label="规格型号" rules={rule('spec')}>
+              <Input placeholder="请输入" allowClear />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="unit" label="单位" rules={rule('unit')}>
+              <Input placeholder="如：项、次、间/天" allowClear />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="price" label="单价" rules={rule('price')}>
+              <Input placeholder="可不填，开票时填写" allowClear />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="price_includes_tax" label="单价含税" valuePropName="checked">
+              <Switch checkedChildren="含税" unCheckedChildren="不含税" />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name="rate_key"
+              label="税率"
+              required
+              rules={rule('tax_rate')}
+              extra={
+                rates?.taxpayer_type === 'small'
+                  ? `小规模纳税人：${rates.reduced_rate_end} 前减按1%征收`
+                  : undefined
+              }
+            >
+              <Select
+                placeholder={code ? '请选择税率' : '请先选择税收分类编码'}
+                allowClear
+                options={rateOptions}
+                loading={ratesLoading}
+                notFoundContent="请先选择税收分类编码"
+              />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="preferential_code" label="优惠政策">
+              <Select
+                placeholder={isZero ? '0税率已按所选免税/不征税设置' : '不使用'}
+                disabled={isZero || policyOptions.length === 0}
+                allowClear
+                options={policyOptions}
+              />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item
+              name="is_default"
+              label="设为默认商品"
+              tooltip="开票页新增项目行时默认带出该商品"
+              valuePropName="checked"
+            >
+              <Switch />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Form>
+    </Modal>
   );
 }

@@ -1,30 +1,45 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import { formatUnitPrice } from '@kaipiao/shared/money/capital';
 import type { GoodsItem } from '@kaipiao/shared/schemas/goods';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
-import { Button, Popconfirm, Space, Tag, Typography } from 'antd';
-import { useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Input, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
+import {
+  EllipsisText,
+  ListCard,
+  RowActions,
+  rangeTotal,
+  SelectionBar,
+  useStayInRange,
+} from '../../../components/list-card.tsx';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
 import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
 import { downloadFile } from '../../../lib/file-transfer.ts';
-import { deleteGoods, GOODS_PATHS, listGoods, setDefaultGoods } from '../api/goods.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
+import { deleteGoods, GOODS_PATHS, goodsListParams, goodsListQuery, setDefaultGoods } from '../api/goods.ts';
 import { GoodsFormModal, type GoodsVariant } from './goods-form-modal.tsx';
 
 const showError = (e: unknown) => alertError('提示', e instanceof Error ? e.message : String(e));
+const orDash = (v: string) => v || '—';
 
 /** spec §2 商品编码 (/device-project/project, hotel variant /hotel/device-project/project). */
 export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
-  const action = useRef<ActionType>(null);
+  const client = useQueryClient();
   const [editing, setEditing] = useState<GoodsItem | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
+  // the searched keyword (what 导出 exports too), the page and its size
   const [keyword, setKeyword] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
   const [selected, setSelected] = useState<number[]>([]);
+  const list = useQuery(goodsListQuery(goodsListParams(keyword, page, pageSize)));
+  useStayInRange(list.data, page, pageSize, setPage);
 
-  const reload = () => action.current?.reload();
+  const reload = () => void client.invalidateQueries({ queryKey: scopedKey('goods', 'list') });
   const openForm = (item: GoodsItem | null) => {
     setEditing(item);
     setFormOpen(true);
@@ -40,7 +55,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
     }
   };
 
-  const columns: ProColumns<GoodsItem>[] = [
+  const columns: TableColumnsType<GoodsItem> = [
     {
       title: '项目名称',
       dataIndex: 'name',
@@ -53,7 +68,13 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
       ),
     },
     // issue 24 item 1: fits at 1280 px; 发票显示名称 (*简称*名称) and 更新时间 show from 1600 px
-    { title: '发票显示名称', dataIndex: 'full_name', ellipsis: true, responsive: ['xxl'] },
+    {
+      title: '发票显示名称',
+      dataIndex: 'full_name',
+      ellipsis: true,
+      responsive: ['xxl'],
+      render: (_, r) => <EllipsisText>{r.full_name}</EllipsisText>,
+    },
     {
       title: '税收分类编码',
       dataIndex: 'tax_class_code',
@@ -68,8 +89,20 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
         </Space>
       ),
     },
-    { title: '规格型号', dataIndex: 'spec', width: 100, ellipsis: true, renderText: (v: string) => v || '—' },
-    { title: '单位', dataIndex: 'unit', width: 70, ellipsis: true, renderText: (v: string) => v || '—' },
+    {
+      title: '规格型号',
+      dataIndex: 'spec',
+      width: 100,
+      ellipsis: true,
+      render: (_, r) => <EllipsisText>{orDash(r.spec)}</EllipsisText>,
+    },
+    {
+      title: '单位',
+      dataIndex: 'unit',
+      width: 70,
+      ellipsis: true,
+      render: (_, r) => <EllipsisText>{orDash(r.unit)}</EllipsisText>,
+    },
     {
       title: '单价',
       dataIndex: 'price',
@@ -93,79 +126,88 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
       width: 160,
       className: 'kp-num',
       responsive: ['xxl'],
-      renderText: (v: string) => beijingDateTimeMinutes(v),
+      render: (_, r) => beijingDateTimeMinutes(r.updated_at),
     },
     {
       title: '操作',
-      valueType: 'option',
+      key: 'option',
       width: 190,
       fixed: 'right',
-      render: (_, r) => [
-        <Button key="edit" type="link" size="small" onClick={() => openForm(r)}>
-          编辑
-        </Button>,
-        <Button
-          key="default"
-          type="link"
-          size="small"
-          onClick={() =>
-            setDefaultGoods(r.id, !r.is_default)
-              .then(() => {
-                toastSuccess(r.is_default ? '已取消默认' : '已设为默认商品');
-                reload();
-              })
-              .catch(() => undefined)
-          }
-        >
-          {r.is_default ? '取消默认' : '设为默认'}
-        </Button>,
-        <Popconfirm
-          key="delete"
-          title={`确定删除“${r.name}”吗？`}
-          okText="删除"
-          cancelText="取消"
-          onConfirm={() => remove([r.id])}
-        >
-          <Button type="link" size="small" danger>
-            删除
+      render: (_, r) => (
+        <RowActions>
+          <Button type="link" size="small" onClick={() => openForm(r)}>
+            编辑
           </Button>
-        </Popconfirm>,
-      ],
+          <Button
+            type="link"
+            size="small"
+            onClick={() =>
+              setDefaultGoods(r.id, !r.is_default)
+                .then(() => {
+                  toastSuccess(r.is_default ? '已取消默认' : '已设为默认商品');
+                  reload();
+                })
+                .catch(() => undefined)
+            }
+          >
+            {r.is_default ? '取消默认' : '设为默认'}
+          </Button>
+          <Popconfirm
+            title={`确定删除“${r.name}”吗？`}
+            okText="删除"
+            cancelText="取消"
+            onConfirm={() => remove([r.id])}
+          >
+            <Button type="link" size="small" danger>
+              删除
+            </Button>
+          </Popconfirm>
+        </RowActions>
+      ),
     },
   ];
 
   return (
     <>
-      <ProTable<GoodsItem, { keyword?: string }>
-        rowKey="id"
-        actionRef={action}
-        columns={columns}
-        search={false}
-        cardBordered
-        scroll={{ x: 900 }}
-        headerTitle={variant === 'hotel' ? '商品编码（酒店）' : '商品编码'}
+      <ListCard
+        title={variant === 'hotel' ? '商品编码（酒店）' : '商品编码'}
         tooltip="维护常用的开票项目：税收分类编码、税率和单价，开票时直接选用"
-        options={{
-          reload: true,
-          density: false,
-          setting: false,
-          search: {
-            placeholder: '项目名称 / 商品简称 / 税收分类编码',
-            allowClear: true,
-            style: { width: 280 },
-          },
-        }}
-        pagination={{
-          defaultPageSize: PAGE_SIZES[0],
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showSizeChanger: true,
-        }}
-        rowSelection={{
-          selectedRowKeys: selected,
-          onChange: (keys) => setSelected(keys as number[]),
-          getCheckboxProps: (r) => rowCheckbox(`选择${r.name}`),
-        }}
-        tableAlertOptionRender={() => (
+        onReload={reload}
+        toolbar={
+          <>
+            <Input.Search
+              placeholder="项目名称 / 商品简称 / 税收分类编码"
+              aria-label="项目名称 / 商品简称 / 税收分类编码"
+              allowClear
+              style={{ width: 280 }}
+              onSearch={(v) => {
+                // the same keyword searched again asks again
+                if (v.trim() === keyword && page === 1) reload();
+                setKeyword(v.trim());
+                setPage(1);
+              }}
+            />
+            <Button
+              onClick={() => downloadFile(GOODS_PATHS.template, {}, '商品编码导入模板.xlsx').catch(showError)}
+            >
+              下载模板
+            </Button>
+            <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)}>
+              导入
+            </Button>
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={() => downloadFile(GOODS_PATHS.export, { keyword }, '商品编码.xlsx').catch(showError)}
+            >
+              导出
+            </Button>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => openForm(null)}>
+              新增商品
+            </Button>
+          </>
+        }
+      >
+        <SelectionBar count={selected.length}>
           <Popconfirm
             title={`确定删除选中的${selected.length}个商品吗？`}
             okText="删除"
@@ -176,39 +218,32 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
               批量删除
             </Button>
           </Popconfirm>
-        )}
-        request={async (params) => {
-          const kw = (params.keyword ?? '').trim();
-          setKeyword(kw);
-          const page = await listGoods({
-            keyword: kw,
-            page: params.current ?? 1,
-            page_size: params.pageSize ?? 10,
-          });
-          return { data: page.list, total: page.total, success: true };
-        }}
-        toolBarRender={() => [
-          <Button
-            key="template"
-            onClick={() => downloadFile(GOODS_PATHS.template, {}, '商品编码导入模板.xlsx').catch(showError)}
-          >
-            下载模板
-          </Button>,
-          <Button key="import" icon={<UploadOutlined />} onClick={() => setImportOpen(true)}>
-            导入
-          </Button>,
-          <Button
-            key="export"
-            icon={<DownloadOutlined />}
-            onClick={() => downloadFile(GOODS_PATHS.export, { keyword }, '商品编码.xlsx').catch(showError)}
-          >
-            导出
-          </Button>,
-          <Button key="new" type="primary" icon={<PlusOutlined />} onClick={() => openForm(null)}>
-            新增商品
-          </Button>,
-        ]}
-      />
+        </SelectionBar>
+        <Table<GoodsItem>
+          rowKey="id"
+          columns={columns}
+          dataSource={list.data?.list ?? []}
+          loading={list.isFetching}
+          scroll={{ x: 900 }}
+          rowSelection={{
+            selectedRowKeys: selected,
+            onChange: (keys) => setSelected(keys as number[]),
+            getCheckboxProps: (r) => rowCheckbox(`选择${r.name}`),
+          }}
+          pagination={{
+            current: page,
+            pageSize,
+            total: list.data?.total ?? 0,
+            pageSizeOptions: PAGE_SIZES.map(String),
+            showSizeChanger: true,
+            showTotal: rangeTotal,
+            onChange: (p, size) => {
+              setPage(size !== pageSize ? 1 : p);
+              setPageSize(size);
+            },
+          }}
+        />
+      </ListCard>
       <GoodsFormModal
         open={formOpen}
         onOpenChange={setFormOpen}

@@ -1,0 +1,108 @@
+import { InfoCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Card, Flex, Space, Tooltip, Typography, theme } from 'antd';
+import { type ReactNode, useEffect } from 'react';
+
+// The list pages' card (商品编码, 购方抬头, 红字信息表, 导出记录; issue 24 item 6): what ProTable drew
+// around their tables — a title with an ⓘ, the toolbar, 刷新, the selection bar — in plain antd, so
+// those pages load no ProComponents chunk and render in one short task.
+
+type Props = {
+  /** the list's title, or what stands in its place (the titles page's type filter) */
+  title: ReactNode;
+  /** what the list is: on the ⓘ beside the title (its accessible name too) */
+  tooltip?: string;
+  /** the toolbar's controls, before 刷新 */
+  toolbar?: ReactNode;
+  /** 刷新: asks for the page shown again */
+  onReload: () => void;
+  children: ReactNode;
+};
+
+export function ListCard({ title, tooltip, toolbar, onReload, children }: Props) {
+  const { token } = theme.useToken();
+  return (
+    <Card>
+      <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 16 }}>
+        <Space size={4}>
+          <div style={{ fontSize: token.fontSizeLG, fontWeight: token.fontWeightStrong }}>{title}</div>
+          {tooltip && (
+            <Tooltip title={tooltip}>
+              <InfoCircleOutlined aria-label={tooltip} style={{ color: token.colorTextSecondary }} />
+            </Tooltip>
+          )}
+        </Space>
+        <Space wrap>
+          {toolbar}
+          <Tooltip title="刷新">
+            <Button type="text" icon={<ReloadOutlined />} aria-label="刷新" onClick={onReload} />
+          </Tooltip>
+        </Space>
+      </Flex>
+      {children}
+    </Card>
+  );
+}
+
+/** Above the table while rows are selected: 已选择 N 项 and what can be done with them. */
+export function SelectionBar({ count, children }: { count: number; children: ReactNode }) {
+  const { token } = theme.useToken();
+  if (count === 0) return null;
+  return (
+    <Flex
+      justify="space-between"
+      align="center"
+      wrap
+      style={{
+        marginBottom: 16,
+        padding: `${token.paddingXS}px ${token.padding}px`,
+        background: token.colorPrimaryBg,
+        borderRadius: token.borderRadius,
+      }}
+    >
+      <span>已选择 {count} 项</span>
+      <Space>{children}</Space>
+    </Flex>
+  );
+}
+
+/** A row's actions (编辑, 删除 …), 16 px apart. */
+export function RowActions({ children }: { children: ReactNode }) {
+  return (
+    <Flex gap="middle" align="center">
+      {children}
+    </Flex>
+  );
+}
+
+/**
+ * A cell's text on one line, ending in … when the column is too narrow, in full in a tooltip (for
+ * columns with `ellipsis: true`).
+ */
+export function EllipsisText({ children }: { children: string }) {
+  return (
+    <Typography.Text style={{ width: '100%', margin: 0, padding: 0 }} ellipsis={{ tooltip: children }}>
+      {children}
+    </Typography.Text>
+  );
+}
+
+/** The count under these tables, as they have always said it: 第 1-10 条/总共 25 条. */
+export const rangeTotal = (total: number, [from, to]: [number, number]) =>
+  `第 ${from}-${to} 条/总共 ${total} 条`;
+
+/**
+ * A page left empty by a deletion (its rows were the last ones): turns to the page that is now the
+ * last, instead of showing an empty table under a pagination that no longer has that page.
+ */
+export function useStayInRange(
+  answer: { list: readonly unknown[]; total: number } | undefined,
+  page: number,
+  pageSize: number,
+  setPage: (page: number) => void,
+): void {
+  const empty = answer !== undefined && answer.list.length === 0;
+  const total = answer?.total ?? 0;
+  useEffect(() => {
+    if (empty && total > 0 && page > 1) setPage(Math.max(1, Math.ceil(total / pageSize)));
+  }, [empty, total, page, pageSize, setPage]);
+}
