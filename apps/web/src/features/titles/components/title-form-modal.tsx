@@ -1,8 +1,7 @@
-import { ModalForm, ProFormRadio, ProFormText } from '@ant-design/pro-components';
 import { BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
 import { type TitleBody, type TitleItem, titleBodySchema } from '@kaipiao/shared/schemas/titles';
-import { Form } from 'antd';
-import { useEffect } from 'react';
+import { Button, Col, Form, Input, Modal, Radio, Row } from 'antd';
+import { useState } from 'react';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
 import { zodRules } from '../../../lib/antd-rules.ts';
 import { isApiError } from '../../../lib/api-error.ts';
@@ -36,13 +35,8 @@ const rule = zodRules(titleBodySchema);
 /** Create / edit a buyer title: enterprise titles need the tax code, personal ones do not. */
 export function TitleFormModal({ open, onOpenChange, editing, onSaved }: Props) {
   const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
   const type = Form.useWatch('title_type', form) ?? 2;
-
-  useEffect(() => {
-    if (!open) return;
-    form.resetFields();
-    form.setFieldsValue(editing ? { ...editing, title_type: editing.title_type as 1 | 2 } : EMPTY);
-  }, [open, editing, form]);
 
   async function submit(values: Values): Promise<boolean> {
     const trim = (v?: string) => v?.trim() ?? '';
@@ -73,73 +67,82 @@ export function TitleFormModal({ open, onOpenChange, editing, onSaved }: Props) 
     }
   }
 
+  async function finish(values: Values) {
+    setSaving(true);
+    try {
+      if (await submit(values)) onOpenChange(false);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const text = (name: keyof Values, label: string, placeholder = '请输入') => (
+    <Col span={12}>
+      <Form.Item name={name} label={label} rules={rule(name)}>
+        <Input placeholder={placeholder} allowClear />
+      </Form.Item>
+    </Col>
+  );
+
   return (
-    <ModalForm<Values>
+    <Modal
       title={editing ? '编辑抬头' : '新增抬头'}
       open={open}
-      onOpenChange={onOpenChange}
-      form={form}
       width={720}
-      layout="vertical"
-      grid
-      rowProps={{ gutter: 16 }}
-      modalProps={{ destroyOnHidden: true, maskClosable: false }}
-      submitter={{ searchConfig: { submitText: '保存', resetText: '取消' } }}
-      onFinish={submit}
-      onValuesChange={(changed) => {
-        // the tax-code rule depends on the type
-        if ('title_type' in changed) void form.validateFields(['tax_code']).catch(() => undefined);
-      }}
+      destroyOnHidden
+      maskClosable={false}
+      onCancel={() => onOpenChange(false)}
+      footer={[
+        <Button key="cancel" onClick={() => onOpenChange(false)}>
+          取消
+        </Button>,
+        <Button key="save" type="primary" loading={saving} onClick={() => form.submit()}>
+          保存
+        </Button>,
+      ]}
     >
-      <ProFormRadio.Group
-        name="title_type"
-        label="抬头类型"
-        required
-        rules={rule('title_type')}
-        radioType="button"
-        options={[...BUYER_TYPE_OPTIONS]}
-        colProps={{ span: 24 }}
-      />
-      <ProFormText
-        name="name"
-        label={type === 2 ? '企业名称' : '名称'}
-        placeholder={type === 2 ? '请输入企业全称' : '如：张三、某某大学'}
-        required
-        rules={rule('name')}
-        colProps={{ span: 12 }}
-      />
-      <ProFormText
-        name="tax_code"
-        label="纳税人识别号"
-        placeholder={type === 2 ? '统一社会信用代码或纳税人识别号' : '选填'}
-        rules={rule('tax_code')}
-        required={type === 2}
-        fieldProps={{ maxLength: 20, style: { textTransform: 'uppercase' } }}
-        colProps={{ span: 12 }}
-      />
-      <ProFormText name="address" label="地址" rules={rule('address')} colProps={{ span: 12 }} />
-      <ProFormText
-        name="phone"
-        label="电话"
-        placeholder="如：0571-88886666"
-        rules={rule('phone')}
-        colProps={{ span: 12 }}
-      />
-      <ProFormText name="bank_name" label="开户银行" rules={rule('bank_name')} colProps={{ span: 12 }} />
-      <ProFormText
-        name="bank_account"
-        label="银行账号"
-        rules={rule('bank_account')}
-        colProps={{ span: 12 }}
-      />
-      <ProFormText
-        name="email"
-        label="邮箱"
-        placeholder="发票将发送到该邮箱"
-        rules={rule('email')}
-        colProps={{ span: 12 }}
-      />
-      <ProFormText name="mobile" label="手机号" rules={rule('mobile')} colProps={{ span: 12 }} />
-    </ModalForm>
+      {/* made anew each time the dialog opens (destroyOnHidden, clearOnDestroy) */}
+      <Form<Values>
+        form={form}
+        name="title-form"
+        layout="vertical"
+        initialValues={editing ? { ...editing, title_type: editing.title_type as 1 | 2 } : EMPTY}
+        clearOnDestroy
+        onFinish={finish}
+        onValuesChange={(changed) => {
+          // the tax-code rule depends on the type
+          if ('title_type' in changed) void form.validateFields(['tax_code']).catch(() => undefined);
+        }}
+      >
+        <Row gutter={16}>
+          <Col span={24}>
+            <Form.Item name="title_type" label="抬头类型" required rules={rule('title_type')}>
+              <Radio.Group optionType="button" options={[...BUYER_TYPE_OPTIONS]} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="name" label={type === 2 ? '企业名称' : '名称'} required rules={rule('name')}>
+              <Input placeholder={type === 2 ? '请输入企业全称' : '如：张三、某某大学'} allowClear />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="tax_code" label="纳税人识别号" rules={rule('tax_code')} required={type === 2}>
+              <Input
+                placeholder={type === 2 ? '统一社会信用代码或纳税人识别号' : '选填'}
+                maxLength={20}
+                style={{ textTransform: 'uppercase' }}
+                allowClear
+              />
+            </Form.Item>
+          </Col>
+          {text('address', '地址')}
+          {text('phone', '电话', '如：0571-88886666')}
+          {text('bank_name', '开户银行')}
+          {text('bank_account', '银行账号')}
+          {text('email', '邮箱', '发票将发送到该邮箱')}
+          {text('mobile', '手机号')}
+        </Row>
+      </Form>
+    </Modal>
   );
 }

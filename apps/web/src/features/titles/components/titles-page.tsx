@@ -1,32 +1,59 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
 import type { TitleItem } from '@kaipiao/shared/schemas/titles';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
-import { Button, Popconfirm, Segmented, Space, Tag, Typography } from 'antd';
-import { useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Button,
+  Input,
+  Popconfirm,
+  Segmented,
+  Space,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from 'antd';
+import { useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
+import {
+  EllipsisText,
+  ListCard,
+  RowActions,
+  rangeTotal,
+  SelectionBar,
+  useStayInRange,
+} from '../../../components/list-card.tsx';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
 import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
 import { downloadFile } from '../../../lib/file-transfer.ts';
-import { deleteTitles, listTitles, TITLE_PATHS } from '../api/titles.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
+import { deleteTitles, TITLE_PATHS, titleListParams, titleListQuery } from '../api/titles.ts';
 import { TitleFormModal } from './title-form-modal.tsx';
 
 const showError = (e: unknown) => alertError('提示', e instanceof Error ? e.message : String(e));
 type TypeFilter = 'all' | 1 | 2;
+const joined = (parts: string[], sep: string) => parts.filter(Boolean).join(sep) || '—';
 
 /** spec §2 购方抬头 (/device-project/title): saved buyers for the invoice form. */
 export function TitlesPage() {
-  const action = useRef<ActionType>(null);
+  const client = useQueryClient();
   const [editing, setEditing] = useState<TitleItem | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
+  // the searched keyword (what 导出 exports too), the type shown, the page and its size
   const [keyword, setKeyword] = useState('');
   const [typeFilter, setTypeFilter] = useState<TypeFilter>('all');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
   const [selected, setSelected] = useState<number[]>([]);
+  const list = useQuery(
+    titleListQuery(titleListParams(keyword, typeFilter === 'all' ? undefined : typeFilter, page, pageSize)),
+  );
+  useStayInRange(list.data, page, pageSize, setPage);
 
-  const reload = () => action.current?.reload();
+  const reload = () => void client.invalidateQueries({ queryKey: scopedKey('titles', 'list') });
   const openForm = (item: TitleItem | null) => {
     setEditing(item);
     setFormOpen(true);
@@ -42,7 +69,7 @@ export function TitlesPage() {
     }
   };
 
-  const columns: ProColumns<TitleItem>[] = [
+  const columns: TableColumnsType<TitleItem> = [
     {
       title: '名称',
       dataIndex: 'name',
@@ -63,28 +90,28 @@ export function TitlesPage() {
       dataIndex: 'tax_code',
       width: 190,
       className: 'kp-num',
-      renderText: (v: string) => v || '—',
+      render: (_, r) => r.tax_code || '—',
     },
     {
       title: '地址、电话',
       dataIndex: 'address',
       ellipsis: true,
       responsive: ['xxl'],
-      renderText: (_: string, r) => [r.address, r.phone].filter(Boolean).join(' ') || '—',
+      render: (_, r) => <EllipsisText>{joined([r.address, r.phone], ' ')}</EllipsisText>,
     },
     {
       title: '开户行及账号',
       dataIndex: 'bank_name',
       ellipsis: true,
       responsive: ['xxl'],
-      renderText: (_: string, r) => [r.bank_name, r.bank_account].filter(Boolean).join(' ') || '—',
+      render: (_, r) => <EllipsisText>{joined([r.bank_name, r.bank_account], ' ')}</EllipsisText>,
     },
     {
       title: '邮箱 / 手机',
       dataIndex: 'email',
       width: 190,
       ellipsis: true,
-      renderText: (_: string, r) => [r.email, r.mobile].filter(Boolean).join(' / ') || '—',
+      render: (_, r) => <EllipsisText>{joined([r.email, r.mobile], ' / ')}</EllipsisText>,
     },
     { title: '使用次数', dataIndex: 'use_count', width: 90, align: 'right', className: 'kp-num' },
     {
@@ -93,66 +120,82 @@ export function TitlesPage() {
       width: 160,
       className: 'kp-num',
       responsive: ['xxl'],
-      renderText: (v: string) => beijingDateTimeMinutes(v),
+      render: (_, r) => beijingDateTimeMinutes(r.updated_at),
     },
     {
       title: '操作',
-      valueType: 'option',
+      key: 'option',
       width: 130,
       fixed: 'right',
-      render: (_, r) => [
-        <Button key="edit" type="link" size="small" onClick={() => openForm(r)}>
-          编辑
-        </Button>,
-        <Popconfirm
-          key="delete"
-          title={`确定删除“${r.name}”吗？`}
-          okText="删除"
-          cancelText="取消"
-          onConfirm={() => remove([r.id])}
-        >
-          <Button type="link" size="small" danger>
-            删除
+      render: (_, r) => (
+        <RowActions>
+          <Button type="link" size="small" onClick={() => openForm(r)}>
+            编辑
           </Button>
-        </Popconfirm>,
-      ],
+          <Popconfirm
+            title={`确定删除“${r.name}”吗？`}
+            okText="删除"
+            cancelText="取消"
+            onConfirm={() => remove([r.id])}
+          >
+            <Button type="link" size="small" danger>
+              删除
+            </Button>
+          </Popconfirm>
+        </RowActions>
+      ),
     },
   ];
 
   return (
     <>
-      <ProTable<TitleItem, { keyword?: string; typeFilter: TypeFilter }>
-        rowKey="id"
-        actionRef={action}
-        columns={columns}
-        search={false}
-        cardBordered
-        scroll={{ x: 900 }}
-        headerTitle={
+      <ListCard
+        title={
           <Segmented<TypeFilter>
             value={typeFilter}
-            onChange={setTypeFilter}
+            onChange={(v) => {
+              setTypeFilter(v);
+              setPage(1);
+            }}
             options={[{ label: '全部', value: 'all' }, ...BUYER_TYPE_OPTIONS]}
           />
         }
-        params={{ typeFilter }}
-        options={{
-          reload: true,
-          density: false,
-          setting: false,
-          search: { placeholder: '名称 / 纳税人识别号', allowClear: true, style: { width: 240 } },
-        }}
-        pagination={{
-          defaultPageSize: PAGE_SIZES[0],
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showSizeChanger: true,
-        }}
-        rowSelection={{
-          selectedRowKeys: selected,
-          onChange: (keys) => setSelected(keys as number[]),
-          getCheckboxProps: (r) => rowCheckbox(`选择${r.name}`),
-        }}
-        tableAlertOptionRender={() => (
+        onReload={reload}
+        toolbar={
+          <>
+            <Input.Search
+              placeholder="名称 / 纳税人识别号"
+              aria-label="名称 / 纳税人识别号"
+              allowClear
+              style={{ width: 240 }}
+              onSearch={(v) => {
+                // the same keyword searched again asks again
+                if (v.trim() === keyword && page === 1) reload();
+                setKeyword(v.trim());
+                setPage(1);
+              }}
+            />
+            <Button
+              onClick={() => downloadFile(TITLE_PATHS.template, {}, '购方抬头导入模板.xlsx').catch(showError)}
+            >
+              下载模板
+            </Button>
+            <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)}>
+              导入
+            </Button>
+            <Button
+              icon={<DownloadOutlined />}
+              onClick={() => downloadFile(TITLE_PATHS.export, { keyword }, '购方抬头.xlsx').catch(showError)}
+            >
+              导出
+            </Button>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => openForm(null)}>
+              新增抬头
+            </Button>
+          </>
+        }
+      >
+        <SelectionBar count={selected.length}>
           <Popconfirm
             title={`确定删除选中的${selected.length}个抬头吗？`}
             okText="删除"
@@ -163,40 +206,32 @@ export function TitlesPage() {
               批量删除
             </Button>
           </Popconfirm>
-        )}
-        request={async (params) => {
-          const kw = (params.keyword ?? '').trim();
-          setKeyword(kw);
-          const page = await listTitles({
-            keyword: kw,
-            title_type: params.typeFilter === 'all' ? undefined : params.typeFilter,
-            page: params.current ?? 1,
-            page_size: params.pageSize ?? 10,
-          });
-          return { data: page.list, total: page.total, success: true };
-        }}
-        toolBarRender={() => [
-          <Button
-            key="template"
-            onClick={() => downloadFile(TITLE_PATHS.template, {}, '购方抬头导入模板.xlsx').catch(showError)}
-          >
-            下载模板
-          </Button>,
-          <Button key="import" icon={<UploadOutlined />} onClick={() => setImportOpen(true)}>
-            导入
-          </Button>,
-          <Button
-            key="export"
-            icon={<DownloadOutlined />}
-            onClick={() => downloadFile(TITLE_PATHS.export, { keyword }, '购方抬头.xlsx').catch(showError)}
-          >
-            导出
-          </Button>,
-          <Button key="new" type="primary" icon={<PlusOutlined />} onClick={() => openForm(null)}>
-            新增抬头
-          </Button>,
-        ]}
-      />
+        </SelectionBar>
+        <Table<TitleItem>
+          rowKey="id"
+          columns={columns}
+          dataSource={list.data?.list ?? []}
+          loading={list.isFetching}
+          scroll={{ x: 900 }}
+          rowSelection={{
+            selectedRowKeys: selected,
+            onChange: (keys) => setSelected(keys as number[]),
+            getCheckboxProps: (r) => rowCheckbox(`选择${r.name}`),
+          }}
+          pagination={{
+            current: page,
+            pageSize,
+            total: list.data?.total ?? 0,
+            pageSizeOptions: PAGE_SIZES.map(String),
+            showSizeChanger: true,
+            showTotal: rangeTotal,
+            onChange: (p, size) => {
+              setPage(size !== pageSize ? 1 : p);
+              setPageSize(size);
+            },
+          }}
+        />
+      </ListCard>
       <TitleFormModal open={formOpen} onOpenChange={setFormOpen} editing={editing} onSaved={() => reload()} />
       <ImportModal
         open={importOpen}
