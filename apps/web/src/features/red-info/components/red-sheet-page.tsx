@@ -1,27 +1,20 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import { formatMoney } from '@kaipiao/shared/money/capital';
-import { CONFIRM_STATES, RED_FORM_KINDS, RED_REASONS, type RedForm } from '@kaipiao/shared/schemas/red-info';
+import { RED_REASONS, type RedForm } from '@kaipiao/shared/schemas/red-info';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
-import { useQueryClient } from '@tanstack/react-query';
-import { Button, Grid, Space, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Flex, Grid, Space, Table, type TableColumnsType, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { ListCard } from '../../../components/list-card.tsx';
 import { scopedKey } from '../../../lib/query-scope.ts';
-import { listRedForms } from '../api.ts';
+import { type RedSearch, redListBody, redListQuery } from '../api.ts';
 import { RedFormDrawer } from './red-form-drawer.tsx';
+import { RedSheetFilters } from './red-sheet-filters.tsx';
 import { RedInvoiceText, RedStateTag, timeLeft } from './red-state-tag.tsx';
 
 type Row = Omit<RedForm, 'lines'>;
-type Search = { kind?: RedForm['kind']; state?: string; keyword?: string };
-
-const STATE_OPTIONS = {
-  pending: { text: '待确认 / 申请中' },
-  confirmed: { text: '已确认 / 审核通过' },
-  void: { text: '已作废 / 已撤销' },
-  ...Object.fromEntries(Object.entries(CONFIRM_STATES).map(([k, v]) => [k, { text: `${k} ${v}` }])),
-};
 
 /** Beijing date over time, two short lines. */
 const time = (iso: string) => {
@@ -40,7 +33,6 @@ const time = (iso: string) => {
 export function RedSheetPage() {
   // below 1600 px the 红字发票 column is hidden: the state cell names the red invoice instead
   const wide = Grid.useBreakpoint().xxl === true;
-  const action = useRef<ActionType>(null);
   const navigate = useNavigate();
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
@@ -48,27 +40,23 @@ export function RedSheetPage() {
     const id = Number(params.get('form_id'));
     return Number.isSafeInteger(id) && id > 0 ? id : null;
   });
-  // a kept-alive tab opened again with ?form_id= (after filling one in) shows that form
+  // a kept-alive tab opened again with ?form_id= (after filling one in) shows that form; being
+  // shown again, the list asks anew (redListQuery)
   useEffect(() => {
     const id = Number(params.get('form_id'));
-    if (Number.isSafeInteger(id) && id > 0) {
-      setFormId(id);
-      action.current?.reload();
-    }
+    if (Number.isSafeInteger(id) && id > 0) setFormId(id);
   }, [params]);
+  // the searched filters, the page and its size
+  const [search, setSearch] = useState<RedSearch>({});
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  const list = useQuery(redListQuery(redListBody(search, page, pageSize)));
+  const reload = () => void client.invalidateQueries({ queryKey: scopedKey('red-info', 'list') });
 
-  const columns: ProColumns<Row, 'text'>[] = [
-    {
-      title: '关键字',
-      dataIndex: 'keyword',
-      hideInTable: true,
-      fieldProps: { placeholder: '单据编号、发票号码或购方名称' },
-    },
+  const columns: TableColumnsType<Row> = [
     {
       title: '单据类型',
       dataIndex: 'kind',
-      valueType: 'select',
-      valueEnum: Object.fromEntries(Object.entries(RED_FORM_KINDS).map(([k, v]) => [k, { text: v }])),
       // a 确认单's number is 20 digits: on one line at 12 px
       width: 170,
       render: (_, r) => (
@@ -83,7 +71,6 @@ export function RedSheetPage() {
     {
       title: '蓝字发票',
       dataIndex: 'blue',
-      hideInSearch: true,
       width: 200,
       render: (_, r) => {
         const about = `${r.blue.invoice_type_name} · ¥${formatMoney(r.blue.total_with_tax)}`;
@@ -103,8 +90,7 @@ export function RedSheetPage() {
     },
     {
       title: '购买方',
-      dataIndex: 'buyer',
-      hideInSearch: true,
+      key: 'buyer',
       // issue 24 item 1: the column that takes the room left at 1280 px; a long name ends in …
       render: (_, r) => (
         <Typography.Text ellipsis={{ tooltip: r.blue.buyer_name }} style={{ display: 'block' }}>
@@ -115,7 +101,6 @@ export function RedSheetPage() {
     {
       title: '红字价税合计',
       dataIndex: 'total_with_tax',
-      hideInSearch: true,
       align: 'right',
       width: 130,
       className: 'kp-num',
@@ -131,8 +116,6 @@ export function RedSheetPage() {
     {
       title: '状态',
       dataIndex: 'state',
-      valueType: 'select',
-      valueEnum: STATE_OPTIONS,
       width: 170,
       render: (_, r) => (
         <>
@@ -158,7 +141,6 @@ export function RedSheetPage() {
     {
       title: '红字发票',
       dataIndex: 'red_invoice',
-      hideInSearch: true,
       width: 200,
       className: 'kp-num',
       // from 1600 px; the form's detail names it at any width
@@ -168,67 +150,81 @@ export function RedSheetPage() {
     {
       title: '填开时间',
       dataIndex: 'created_at',
-      hideInSearch: true,
       width: 120,
       className: 'kp-num',
       render: (_, r) => time(r.created_at),
     },
     {
       title: '操作',
-      valueType: 'option',
+      key: 'option',
       width: 80,
       fixed: 'right',
-      render: (_, r) => [
-        <Button key="detail" type="link" size="small" onClick={() => setFormId(r.form_id)}>
+      render: (_, r) => (
+        <Button type="link" size="small" onClick={() => setFormId(r.form_id)}>
           详情
-        </Button>,
-      ],
+        </Button>
+      ),
     },
   ];
 
   return (
     <>
-      <ProTable<Row, Search>
-        rowKey="form_id"
-        actionRef={action}
-        columns={columns}
-        cardBordered
-        headerTitle="红字信息表"
-        tooltip="数电发票使用红字确认单（对方须在72小时内确认），税控专票使用红字信息表，税控普票直接红冲"
-        scroll={{ x: 900 }}
-        search={{ labelWidth: 'auto', defaultCollapsed: false }}
-        options={{ reload: true, density: false, setting: false }}
-        pagination={{ defaultPageSize: PAGE_SIZES[0], showSizeChanger: true, showTotal: (n) => `共 ${n} 条` }}
-        toolBarRender={() => [
-          <Button
-            key="new"
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => navigate('/red-info/modify')}
-          >
-            新增红字信息
-          </Button>,
-        ]}
-        request={async (p) => {
-          const res = await listRedForms({
-            page: p.current ?? 1,
-            page_size: p.pageSize ?? PAGE_SIZES[0],
-            kind: p.kind,
-            state: p.state,
-            keyword: p.keyword?.trim() || undefined,
-          });
-          return { data: res.list, total: res.total, success: true };
-        }}
-      />
+      <Flex vertical gap={16}>
+        {/* the form items' own bottom margin closes the card */}
+        <Card styles={{ body: { paddingBottom: 0 } }}>
+          <RedSheetFilters
+            onSearch={(values) => {
+              setSearch(values);
+              setPage(1);
+              // the same filters searched again ask again
+              if (page === 1 && sameSearch(values, search)) reload();
+            }}
+          />
+        </Card>
+        <ListCard
+          title="红字信息表"
+          tooltip="数电发票使用红字确认单（对方须在72小时内确认），税控专票使用红字信息表，税控普票直接红冲"
+          onReload={reload}
+          toolbar={
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/red-info/modify')}>
+              新增红字信息
+            </Button>
+          }
+        >
+          <Table<Row>
+            rowKey="form_id"
+            columns={columns}
+            dataSource={list.data?.list ?? []}
+            loading={list.isFetching}
+            scroll={{ x: 900 }}
+            pagination={{
+              current: page,
+              pageSize,
+              total: list.data?.total ?? 0,
+              showSizeChanger: true,
+              showTotal: (n) => `共 ${n} 条`,
+              onChange: (p, size) => {
+                setPage(size !== pageSize ? 1 : p);
+                setPageSize(size);
+              },
+            }}
+          />
+        </ListCard>
+      </Flex>
       <RedFormDrawer
         formId={formId}
         onClose={() => {
           setFormId(null);
           if (params.has('form_id')) setParams({}, { replace: true });
+          // the list and the form's own answers
           void client.invalidateQueries({ queryKey: scopedKey('red-info') });
-          action.current?.reload();
         }}
       />
     </>
   );
+}
+
+/** Two searches of the same filters (what the request would carry). */
+function sameSearch(a: RedSearch, b: RedSearch): boolean {
+  return JSON.stringify(redListBody(a, 1, 1)) === JSON.stringify(redListBody(b, 1, 1));
 }

@@ -1,0 +1,75 @@
+import { DownOutlined, UpOutlined } from '@ant-design/icons';
+import { CONFIRM_STATES, RED_FORM_KINDS } from '@kaipiao/shared/schemas/red-info';
+import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
+import { useState } from 'react';
+import type { RedSearch } from '../api.ts';
+
+const KIND_OPTIONS = Object.entries(RED_FORM_KINDS).map(([value, label]) => ({ value, label }));
+/** the three classes first, then each 确认单 state by its code (01 … 10) */
+const STATE_OPTIONS = [
+  { value: 'pending', label: '待确认 / 申请中' },
+  { value: 'confirmed', label: '已确认 / 审核通过' },
+  { value: 'void', label: '已作废 / 已撤销' },
+  ...Object.entries(CONFIRM_STATES)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([value, label]) => ({ value, label: `${value} ${label}` })),
+];
+const SPAN = { xs: 24, sm: 12, md: 8, lg: 8, xl: 6, xxl: 6 };
+/** Fields shown while the form is folded (收起). */
+const FOLDED = 2;
+
+/**
+ * 红字信息表's search form: 关键字 (单据编号, 发票号码 or 购方名称), 单据类型, 状态. 查询 (or Enter in a
+ * field) searches from the first page; 重置 empties the fields and searches again.
+ */
+export function RedSheetFilters({ onSearch }: { onSearch: (values: RedSearch) => void }) {
+  const [form] = Form.useForm<RedSearch>();
+  const [folded, setFolded] = useState(false);
+  const fields = [
+    <Form.Item key="keyword" name="keyword" label="关键字">
+      <Input placeholder="单据编号、发票号码或购方名称" allowClear />
+    </Form.Item>,
+    <Form.Item key="kind" name="kind" label="单据类型">
+      <Select allowClear placeholder="请选择" options={KIND_OPTIONS} />
+    </Form.Item>,
+    <Form.Item key="state" name="state" label="状态">
+      <Select allowClear placeholder="请选择" options={STATE_OPTIONS} />
+    </Form.Item>,
+  ];
+  return (
+    <Form<RedSearch>
+      form={form}
+      name="red-sheet-search"
+      onFinish={onSearch}
+      onReset={() => onSearch(form.getFieldsValue(true))}
+    >
+      <Row gutter={24}>
+        {fields.map((field, i) => (
+          // not the hidden attribute: antd's column style shows the element anyway
+          <Col key={field.key} {...SPAN} style={folded && i >= FOLDED ? { display: 'none' } : undefined}>
+            {field}
+          </Col>
+        ))}
+        <Col flex="auto" style={{ textAlign: 'right' }}>
+          <Form.Item>
+            <Space>
+              <Button htmlType="reset">重置</Button>
+              <Button type="primary" htmlType="submit">
+                查询
+              </Button>
+              <Button
+                type="link"
+                onClick={() => setFolded((f) => !f)}
+                aria-expanded={!folded}
+                icon={folded ? <DownOutlined /> : <UpOutlined />}
+                iconPosition="end"
+              >
+                {folded ? '展开' : '收起'}
+              </Button>
+            </Space>
+          </Form.Item>
+        </Col>
+      </Row>
+    </Form>
+  );
+}
