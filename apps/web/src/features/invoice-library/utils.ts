@@ -3,7 +3,7 @@ import type { InvoiceFilter } from '@kaipiao/shared/schemas/query';
 
 export { beijingTime } from '../../lib/format.ts';
 
-/** What the search form holds (ProTable form values). */
+/** The search form's values as `toFilter` takes them (library-filters.tsx `formToLibrary`). */
 export type LibraryForm = {
   date_range?: [string, string];
   invoice_types?: string[];

@@ -1,13 +1,15 @@
 import { ArrowLeftOutlined, DownloadOutlined } from '@ant-design/icons';
-import { type ActionType, type ProColumns, ProTable } from '@ant-design/pro-components';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import type { ExportRecord } from '@kaipiao/shared/schemas/query';
-import { Badge, Button, Progress, Space, Tooltip, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Progress, Space, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { EllipsisText, ListCard, rangeTotal, useStayInRange } from '../../../components/list-card.tsx';
 import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { alertError } from '../../../lib/antd/feedback.ts';
-import { downloadExport, listExports } from '../api.ts';
+import { scopedKey } from '../../../lib/query-scope.ts';
+import { downloadExport, exportsBuilding, exportsQuery } from '../api.ts';
 import { beijingTime, fileSize } from '../utils.ts';
 
 /** why a record cannot be downloaded (issue 24 item 2) */
@@ -28,19 +30,19 @@ const STATUS_BADGE: Record<
   expired: 'warning',
 };
 
-const active = (rows: readonly ExportRecord[]) =>
-  rows.some((r) => r.status === 'queued' || r.status === 'running');
-
 /** spec §2 hidden /query/invoice/export-records: bulk PDF and Excel exports, their progress and files. */
 export function ExportRecordsPage() {
   const navigate = useNavigate();
+  const client = useQueryClient();
   const [downloading, setDownloading] = useState<number | null>(null);
-  const action = useRef<ActionType>(null);
-  // kept alive while its tab is open: effects re-run each time the page is shown again, so a new
-  // export made on the library page appears at once
-  useEffect(() => {
-    action.current?.reload();
-  }, []);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  // asked each time the page is shown (kept alive in its tab, a new export made on the library page
+  // appears when it is shown again) and every 2 s while an export is being built (exportsQuery)
+  const list = useQuery(exportsQuery(page, pageSize));
+  useStayInRange(list.data, page, pageSize, setPage);
+  const polling = exportsBuilding(list.data);
+  const reload = () => void client.invalidateQueries({ queryKey: scopedKey('invoice-exports') });
 
   async function download(r: ExportRecord) {
     setDownloading(r.record_id);
@@ -53,7 +55,7 @@ export function ExportRecordsPage() {
     }
   }
 
-  const columns: ProColumns<ExportRecord>[] = [
+  const columns: TableColumnsType<ExportRecord> = [
     // issue 24 item 1: fits at 1280 px; 文件大小 and 操作人 show from 1600 px
     { title: '导出类型', dataIndex: 'kind_name', width: 100 },
     {
@@ -95,7 +97,14 @@ export function ExportRecordsPage() {
       responsive: ['xxl'],
       render: (_, r) => fileSize(r.file_size),
     },
-    { title: '操作人', dataIndex: 'created_by_name', width: 110, ellipsis: true, responsive: ['xxl'] },
+    {
+      title: '操作人',
+      dataIndex: 'created_by_name',
+      width: 110,
+      ellipsis: true,
+      responsive: ['xxl'],
+      render: (_, r) => <EllipsisText>{r.created_by_name || '-'}</EllipsisText>,
+    },
     {
       title: '创建时间',
       dataIndex: 'created_at',
@@ -112,11 +121,11 @@ export function ExportRecordsPage() {
     },
     {
       title: '操作',
-      valueType: 'option',
+      key: 'option',
       width: 90,
       fixed: 'right',
-      render: (_, r) => [
-        <WhyDisabled key="download" reason={r.status !== 'done' && notReady(r.status)}>
+      render: (_, r) => (
+        <WhyDisabled reason={r.status !== 'done' && notReady(r.status)}>
           <Button
             type="link"
             size="small"
@@ -126,38 +135,42 @@ export function ExportRecordsPage() {
           >
             下载
           </Button>
-        </WhyDisabled>,
-      ],
+        </WhyDisabled>
+      ),
     },
   ];
 
   return (
-    <ProTable<ExportRecord>
-      rowKey="record_id"
-      actionRef={action}
-      columns={columns}
-      search={false}
-      cardBordered
-      headerTitle="导出记录"
+    <ListCard
+      title="导出记录"
       tooltip="PDF批量下载和Excel导出在后台生成，完成后可下载；文件保留7天"
-      scroll={{ x: 900 }}
-      options={{ reload: true, density: false, setting: false }}
-      // refresh every 2 s while an export is still being built
-      polling={(rows) => (active(rows) ? 2000 : 0)}
-      pagination={{
-        defaultPageSize: PAGE_SIZES[0],
-        pageSizeOptions: PAGE_SIZES.map(String),
-        showSizeChanger: true,
-      }}
-      request={async (params) => {
-        const page = await listExports(params.current ?? 1, params.pageSize ?? PAGE_SIZES[0]);
-        return { data: page.list, total: page.total, success: true };
-      }}
-      toolBarRender={() => [
-        <Button key="back" icon={<ArrowLeftOutlined />} onClick={() => navigate(-1)}>
+      onReload={reload}
+      toolbar={
+        <Button icon={<ArrowLeftOutlined />} onClick={() => navigate(-1)}>
           返回发票明细
-        </Button>,
-      ]}
-    />
+        </Button>
+      }
+    >
+      <Table<ExportRecord>
+        rowKey="record_id"
+        columns={columns}
+        dataSource={list.data?.list ?? []}
+        // the 2 s refreshes while an export is being built change the rows in place, without a spinner
+        loading={list.isFetching && !polling}
+        scroll={{ x: 900 }}
+        pagination={{
+          current: page,
+          pageSize,
+          total: list.data?.total ?? 0,
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showSizeChanger: true,
+          showTotal: rangeTotal,
+          onChange: (p, size) => {
+            setPage(size !== pageSize ? 1 : p);
+            setPageSize(size);
+          },
+        }}
+      />
+    </ListCard>
   );
 }

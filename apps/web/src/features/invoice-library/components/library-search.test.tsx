@@ -10,8 +10,8 @@ import { apiOk } from '../../../test/api.ts';
 import { apiCalls, server } from '../../../test/msw.ts';
 import { LibraryPage } from './library-page.tsx';
 
-// The library's own table and search form (issue 11: ProTable's chunk and first render were the
-// page's long tasks): what ProTable did for it — searching from the first page, paging with the
+// The library's own table and search form (issue 11: the ProComponents table it replaced, its chunk
+// and first render, were the page's long tasks): searching from the first page, paging with the
 // searched filters, 重置, the inverted amount range, the count, the selection and its exports.
 
 const row = (id: number): InvoiceRow => ({
