@@ -14,6 +14,12 @@ import type { Plugin, UserConfig } from 'vite';
  *   (schemas, money, messages) with zod and decimal.js — minus every module the login page's first
  *   load reaches, which `liteModules` finds in the module graph, so the login page stays antd-free
  *   and small (bench/login-bundle.ts).
+ * - `lite`: those modules — the entry's and the login page's own code (not libraries), the login
+ *   page itself included (issue 11): the router draws the login page in its first render
+ *   (app/router.tsx), so its code comes with the entry's first scripts, in one file with the rest
+ *   instead of the five small ones (page, hooks, API, style) it was asked for in once the entry had
+ *   run — a round trip more on a phone's network, 0.5–0.7 s of Lighthouse's mobile LCP. Like the
+ *   rest of `lite` it is antd-free; a console page's first load is ~8 KB (gzip ~4 KB) more with it.
  * Pages and dialogs stay lazy chunks of their own.
  */
 
@@ -105,7 +111,7 @@ export function codeSplitting(isLite: (id: string) => boolean): Output {
         { name: 'antd-mobile', test: VENDOR_GROUPS.mobile, priority: 30 },
         {
           name: 'lite',
-          test: (id: string) => APP_SHARED.test(id) && !id.includes('node_modules') && isLite(id),
+          test: (id: string) => !id.includes('node_modules') && isLite(id),
           priority: 25,
           includeDependenciesRecursively: false,
         },
