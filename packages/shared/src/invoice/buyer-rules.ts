@@ -1,3 +1,4 @@
+import { TERMS } from '../glossary/terms.ts';
 import { SPECIAL_INVOICE_TYPES } from '../schemas/invoice.ts';
 import { TITLE_MSG, titleIssues } from '../schemas/titles.ts';
 import { PATTERNS } from '../validation/patterns.ts';
@@ -12,8 +13,8 @@ import { PATTERNS } from '../validation/patterns.ts';
 
 /** The invoice's own buyer messages; the others are TITLE_MSG's. */
 export const BUYER_MSG = {
-  SPECIAL_TAX_CODE_REQUIRED: '开具专用发票须填写购买方纳税人识别号',
-  SAME_AS_SELLER: '购买方与销售方不能为同一纳税人',
+  SPECIAL_TAX_CODE_REQUIRED: `开具专用发票须填写${TERMS.buyer}${TERMS.taxCode}`,
+  SAME_AS_SELLER: `${TERMS.buyer}与${TERMS.seller}不能为同一纳税人`,
   /** warning only: the bureau asks the same and lets the clerk go on (domain.md §1.5) */
   NAME_SHORT: '名称较短，是否开票给自然人？',
   TAX_CODE_REQUIRED: TITLE_MSG.TAX_CODE_REQUIRED,

@@ -1,3 +1,4 @@
+import { TERMS } from '../glossary/terms.ts';
 import { DIGITAL_INVOICE_TYPES, PAPER_INVOICE_TYPES } from '../schemas/invoice.ts';
 
 /**
@@ -17,8 +18,8 @@ export function maxInvoiceLines(invoiceType: string): number {
 /** What the form and the server say when an invoice has more lines than its kind allows. */
 export function tooManyLinesMessage(limit: number): string {
   return limit === INVOICE_LINE_LIMITS.paper
-    ? `纸质发票最多${limit}行项目明细，请拆分开具`
-    : `该票种最多${limit}行项目明细，请拆分开具`;
+    ? `${TERMS.paperInvoice}最多${limit}行项目明细，请拆分开具`
+    : `该${TERMS.invoiceKindShort}最多${limit}行项目明细，请拆分开具`;
 }
 
 /** The line-limit issue of an invoice (field `goods_info`), or null within the limit. */

@@ -1,3 +1,4 @@
+import { TERMS } from '../glossary/terms.ts';
 import { Dec, type DecimalInput, dec, fixed, trimmed } from './decimal.ts';
 
 /** 0 正常行, 1 折扣行 (follows its discounted line), 2 被折扣行 (domain.md §2.4). */
@@ -35,13 +36,13 @@ const blank = (v: string | null | undefined): v is null | undefined | '' =>
 
 /** Tax of a tax-inclusive amount: round(含税 / (1 + r) × r, 2) (domain.md §2.1). */
 export function taxFromInclusive(amountWithTax: DecimalInput, rate: DecimalInput): Dec {
-  const r = dec(rate, '税率');
+  const r = dec(rate, TERMS.taxRate);
   return dec(amountWithTax).div(r.plus(1)).times(r).toDecimalPlaces(2);
 }
 
 /** Tax of a tax-exclusive amount: round(金额 × r, 2). */
 export function taxFromExclusive(amount: DecimalInput, rate: DecimalInput): Dec {
-  return dec(amount).times(dec(rate, '税率')).toDecimalPlaces(2);
+  return dec(amount).times(dec(rate, TERMS.taxRate)).toDecimalPlaces(2);
 }
 
 /** Builds the line from its tax-exclusive amount and tax (both already 2 dp). */
@@ -78,20 +79,20 @@ function finishLine(
  * Throws an Error with a Chinese message when the input cannot produce a line.
  */
 export function computeLine(input: LineInput): ComputedLine {
-  const rate = dec(input.taxRate, '税率');
-  if (rate.isNegative() || rate.greaterThanOrEqualTo(1)) throw new Error('税率不正确');
+  const rate = dec(input.taxRate, TERMS.taxRate);
+  if (rate.isNegative() || rate.greaterThanOrEqualTo(1)) throw new Error(`${TERMS.taxRate}不正确`);
   const includes = input.priceIncludesTax;
   let quantity: Dec | null = null;
   let price: Dec | null = null;
   let entered: Dec;
 
   if (input.lineKind === 1) {
-    if (blank(input.amount)) throw new Error('请输入折扣金额');
+    if (blank(input.amount)) throw new Error(`请输入折扣${TERMS.amount}`);
     entered = dec(input.amount as string).toDecimalPlaces(2);
   } else {
-    if (!blank(input.quantity)) quantity = dec(input.quantity as string, '数量');
-    if (!blank(input.price)) price = dec(input.price as string, '单价');
-    if (quantity?.isZero()) throw new Error('数量不能为0');
+    if (!blank(input.quantity)) quantity = dec(input.quantity as string, TERMS.quantity);
+    if (!blank(input.price)) price = dec(input.price as string, TERMS.unitPrice);
+    if (quantity?.isZero()) throw new Error(`${TERMS.quantity}不能为0`);
     if (quantity && price) {
       entered = quantity.times(price).toDecimalPlaces(2);
     } else if (!blank(input.amount)) {
@@ -102,7 +103,7 @@ export function computeLine(input: LineInput): ComputedLine {
       if (quantity && !price && !entered.isZero() && entered.isNegative() !== quantity.isNegative())
         quantity = quantity.negated();
     } else {
-      throw new Error('请输入金额，或同时输入数量和单价');
+      throw new Error(`请输入${TERMS.amount}，或同时输入${TERMS.quantity}和${TERMS.unitPrice}`);
     }
   }
 
@@ -128,7 +129,7 @@ export function computeTotals(lines: readonly { amount: string; taxAmount: strin
   let tax = new Dec(0);
   for (const l of lines) {
     amount = amount.plus(dec(l.amount));
-    tax = tax.plus(dec(l.taxAmount, '税额'));
+    tax = tax.plus(dec(l.taxAmount, TERMS.taxAmount));
   }
   return { totalAmount: fixed(amount), totalTax: fixed(tax), totalWithTax: fixed(amount.plus(tax)) };
 }
@@ -140,8 +141,8 @@ export function invoiceTaxError(
   let exact = new Dec(0);
   let tax = new Dec(0);
   for (const l of lines) {
-    exact = exact.plus(dec(l.amount).times(dec(l.taxRate, '税率')));
-    tax = tax.plus(dec(l.taxAmount, '税额'));
+    exact = exact.plus(dec(l.amount).times(dec(l.taxRate, TERMS.taxRate)));
+    tax = tax.plus(dec(l.taxAmount, TERMS.taxAmount));
   }
   return exact.minus(tax);
 }
@@ -161,7 +162,7 @@ export function computeInvoiceTaxByTotal<T extends TaxedLine>(
   const out = lines.map((l) => ({ ...l }));
   const groups = new Map<string, number[]>();
   out.forEach((l, i) => {
-    const key = dec(l.taxRate, '税率').toFixed();
+    const key = dec(l.taxRate, TERMS.taxRate).toFixed();
     const group = groups.get(key);
     if (group) group.push(i);
     else groups.set(key, [i]);
@@ -175,7 +176,7 @@ export function computeInvoiceTaxByTotal<T extends TaxedLine>(
         : dec(out[i].amount).times(rate);
     const exact = idx.map(exactOf);
     const target = exact.reduce((a, b) => a.plus(b), new Dec(0)).toDecimalPlaces(2);
-    const taxes = idx.map((i) => dec(out[i].taxAmount, '税额'));
+    const taxes = idx.map((i) => dec(out[i].taxAmount, TERMS.taxAmount));
     let diffCents = target
       .minus(taxes.reduce((a, b) => a.plus(b), new Dec(0)))
       .times(100)
@@ -200,7 +201,7 @@ export function computeInvoiceTaxByTotal<T extends TaxedLine>(
     }
     idx.forEach((i, k) => {
       const line = out[i];
-      const qty = line.quantity === null ? null : dec(line.quantity, '数量');
+      const qty = line.quantity === null ? null : dec(line.quantity, TERMS.quantity);
       const tax = taxes[k];
       const amount = opts.priceIncludesTax ? dec(line.amountWithTax).minus(tax) : dec(line.amount);
       const withTax = amount.plus(tax);
@@ -257,10 +258,10 @@ export function makeDiscountLine<T extends TaxedLine>(
   discount: DecimalInput,
   opts: { priceIncludesTax: boolean },
 ): Omit<T, 'lineKind'> & { lineKind: 1 } {
-  const d = dec(discount, '折扣金额').toDecimalPlaces(2);
+  const d = dec(discount, `折扣${TERMS.amount}`).toDecimalPlaces(2);
   const base = dec(opts.priceIncludesTax ? line.amountWithTax : line.amount);
-  if (!d.greaterThan(0)) throw new Error('折扣金额须大于0');
-  if (d.greaterThan(base)) throw new Error('折扣金额不能大于被折扣行金额');
+  if (!d.greaterThan(0)) throw new Error(`折扣${TERMS.amount}须大于0`);
+  if (d.greaterThan(base)) throw new Error(`折扣${TERMS.amount}不能大于被折扣行${TERMS.amount}`);
   const computed = computeLine({
     priceIncludesTax: opts.priceIncludesTax,
     taxRate: line.taxRate,
@@ -284,8 +285,8 @@ export function distributeDiscount<T extends TaxedLine>(
   discount: DecimalInput,
   opts: { priceIncludesTax: boolean },
 ): (Omit<T, 'lineKind'> & { lineKind: LineKind })[] {
-  const total = dec(discount, '折扣金额').toDecimalPlaces(2);
-  if (!total.greaterThan(0)) throw new Error('折扣金额须大于0');
+  const total = dec(discount, `折扣${TERMS.amount}`).toDecimalPlaces(2);
+  if (!total.greaterThan(0)) throw new Error(`折扣${TERMS.amount}须大于0`);
   const baseOf = (l: T) => dec(opts.priceIncludesTax ? l.amountWithTax : l.amount);
   const eligible = lines
     .map((_l, i) => i)
@@ -293,7 +294,7 @@ export function distributeDiscount<T extends TaxedLine>(
   const sum = eligible.reduce((a, i) => a.plus(baseOf(lines[i])), new Dec(0));
   // Stryker disable next-line ConditionalExpression: with no eligible line sum is 0 < total, so the test after || throws the same error
   if (eligible.length === 0 || total.greaterThan(sum))
-    throw new Error('折扣金额不能大于可折扣的项目金额合计');
+    throw new Error(`折扣${TERMS.amount}不能大于可折扣的项目${TERMS.amount}合计`);
 
   const shares = new Map<number, Dec>();
   let left = total;

@@ -1,4 +1,5 @@
 import DecimalBase from 'decimal.js';
+import { TERMS } from '../glossary/terms.ts';
 
 /**
  * The one Decimal every money function uses: 40 significant digits, ROUND_HALF_UP (ties away from
@@ -17,7 +18,7 @@ export type DecimalInput = string | number | Dec;
 const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** Parses a decimal string/number; throws a Chinese error for anything that is not a plain number. */
-export function dec(value: DecimalInput, label = '金额'): Dec {
+export function dec(value: DecimalInput, label: string = TERMS.amount): Dec {
   if (value instanceof Dec) return value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`${label}格式不正确`);

@@ -1,3 +1,4 @@
+import { TERMS } from '../glossary/terms.ts';
 import { beijingCompactDay } from '../time/beijing.ts';
 import { type DecimalInput, fixed } from './decimal.ts';
 
@@ -80,12 +81,12 @@ export interface InvoiceQrFacts {
 
 function yyyymmdd(date: string | Date): string {
   if (date instanceof Date) {
-    if (Number.isNaN(date.getTime())) throw new Error('开票日期格式不正确');
+    if (Number.isNaN(date.getTime())) throw new Error(`${TERMS.issueDate}格式不正确`);
     // the invoice's calendar day in Beijing
     return beijingCompactDay(date);
   }
   const digits = date.replace(/[^0-9]/g, '').slice(0, 8);
-  if (digits.length !== 8) throw new Error('开票日期格式不正确');
+  if (digits.length !== 8) throw new Error(`${TERMS.issueDate}格式不正确`);
   return digits;
 }
 
@@ -112,15 +113,15 @@ export function invoiceQrText(f: InvoiceQrFacts): string {
   let check = '';
   let amount: DecimalInput;
   if (rule.form === 'digital') {
-    digits(f.invoiceNo, [20], '数电发票号码');
+    digits(f.invoiceNo, [20], `${TERMS.digitalInvoice}号码`);
     amount = f.totalWithTax;
   } else {
-    code = digits(f.invoiceCode, [10, 12], '发票代码');
-    digits(f.invoiceNo, [8], '发票号码');
+    code = digits(f.invoiceCode, [10, 12], TERMS.invoiceCode);
+    digits(f.invoiceNo, [8], TERMS.invoiceNo);
     amount = f.totalAmount;
     check =
       rule.form === 'digital-paper'
-        ? digits(f.digitalNo, [20], '数电纸质发票的数电发票号码').slice(-6)
+        ? digits(f.digitalNo, [20], `数电${TERMS.paperInvoice}的${TERMS.digitalInvoice}号码`).slice(-6)
         : digits(f.checkCode, [0, 20], '校验码');
   }
   const head = `${['01', rule.typeCode, code, f.invoiceNo, fixed(amount, 2), yyyymmdd(f.issueDate), check].join(',')},`;

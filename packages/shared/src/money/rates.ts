@@ -1,3 +1,4 @@
+import { TERMS } from '../glossary/terms.ts';
 import { beijingDay } from '../time/beijing.ts';
 import { type DecimalInput, dec } from './decimal.ts';
 
@@ -64,7 +65,7 @@ export const PREFERENTIAL_RATES: Partial<Record<keyof typeof PREFERENTIAL_POLICI
  * Why a small-scale taxpayer issues 3% while the 1% reduction runs (`slsm`, domain.md §2.6).
  */
 export const SMALL_SCALE_3_PERCENT_REASONS = {
-  '1': '前期已开具3%征收率的发票，发生销售折让、中止、退回或开票有误等情形需开具红字发票或重新开具',
+  '1': `前期已开具3%征收率的发票，发生销售折让、中止、退回或开票有误等情形需开具${TERMS.redInvoice}或重新开具`,
   '2': '自愿放弃享受减按1%征收率征收增值税政策',
 } as const;
 export type SmallScaleReason = keyof typeof SMALL_SCALE_3_PERCENT_REASONS;
@@ -78,7 +79,7 @@ export function rateLabel(
   zeroRateFlag?: string | null,
   preferentialCode?: string | null,
 ): string {
-  const r = dec(rate, '税率');
+  const r = dec(rate, TERMS.taxRate);
   if (r.isZero()) {
     if (zeroRateFlag === '1' || (!zeroRateFlag && preferentialCode === '03')) return '免税';
     if (zeroRateFlag === '2' || (!zeroRateFlag && preferentialCode === '04')) return '不征税';
@@ -109,7 +110,7 @@ function normalizeParsed(rate: DecimalInput): TaxRateValue | null {
   let r: ReturnType<typeof dec>;
   try {
     // Stryker disable next-line StringLiteral: the error is caught and becomes null: its label is never seen
-    r = dec(rate, '税率');
+    r = dec(rate, TERMS.taxRate);
   } catch {
     return null;
   }

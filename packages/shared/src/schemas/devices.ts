@@ -1,15 +1,13 @@
 import { z } from 'zod';
+import { DEVICE_KINDS, TERMS } from '../glossary/terms.ts';
 import { text } from '../validation/text.ts';
 import { PG_INT_MAX } from './common.ts';
 
 /** Stores, devices, tax accounts, invoice stock and monthly filing (issue 5; domain.md §7). */
 
+/** The glossary's device kinds and the channels' own. */
 export const DEVICE_KIND_LABELS: Record<string, string> = {
-  digital: '数电账户',
-  ukey: '税务UKey',
-  golden_disc: '金税盘',
-  tax_disc: '税控盘',
-  blockchain: '区块链',
+  ...DEVICE_KINDS,
   virtual_ukey: '虚拟UKey',
   baiwang_server: '百旺服务器',
   leqi: '乐企',
@@ -48,13 +46,13 @@ const mobile = text('手机号')
 
 export const storeBodySchema = z.object({
   client_store_id: z.number().int().positive().max(PG_INT_MAX).optional(),
-  name: text({ label: '门店名称', error: '请输入门店名称' })
+  name: text({ label: `${TERMS.store}名称`, error: `请输入${TERMS.store}名称` })
     .trim()
-    .min(1, '请输入门店名称')
-    .max(50, '门店名称最多50个字'),
-  code: text({ label: '门店编号', error: '请输入门店编号' })
+    .min(1, `请输入${TERMS.store}名称`)
+    .max(50, `${TERMS.store}名称最多50个字`),
+  code: text({ label: `${TERMS.store}编号`, error: `请输入${TERMS.store}编号` })
     .trim()
-    .regex(/^[0-9A-Za-z_-]{1,20}$/, '门店编号为1-20位字母、数字、-或_'),
+    .regex(/^[0-9A-Za-z_-]{1,20}$/, `${TERMS.store}编号为1-20位字母、数字、-或_`),
   /** default invoice kinds of the store's clerks */
   default_invoice_types: z.array(text()).max(10).default([]),
   /** devices the store issues through */
@@ -143,7 +141,7 @@ export type CheckTax = z.infer<typeof checkTaxSchema>;
 
 export const taxAccountBodySchema = z.object({
   id: z.number().int().positive().max(PG_INT_MAX).optional(),
-  account: text().trim().min(1, '请输入税局账号').max(50),
+  account: text().trim().min(1, `请输入${TERMS.taxBureauAccount}`).max(50),
   /** plain on create; empty on edit keeps the stored one. Never returned. */
   password: text().max(64).default(''),
   /** required on create; empty on edit keeps the stored one */
@@ -202,7 +200,7 @@ export const moveStockBodySchema = z.object({
   device_id: z.number().int().positive().max(PG_INT_MAX),
   target_device_id: z.number().int().positive().max(PG_INT_MAX),
   invoice_type: text().min(1),
-  count: z.number().int().positive('数量须大于0').max(100000),
+  count: z.number().int().positive(`${TERMS.quantity}须大于0`).max(100000),
 });
 export type MoveStockBody = z.infer<typeof moveStockBodySchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from '../constants/menu.ts';
+import { TERMS } from '../glossary/terms.ts';
 import { PREFERENTIAL_POLICIES, PREFERENTIAL_RATES, type RateOption, ratesFor } from '../money/rates.ts';
 import { text } from '../validation/text.ts';
 import { PG_INT_MAX } from './common.ts';
@@ -10,20 +11,20 @@ import { PG_INT_MAX } from './common.ts';
  */
 
 export const GOODS_MSG = {
-  NAME_REQUIRED: '请输入项目名称',
-  NAME_MAX: '项目名称最多300个字符',
-  TAX_CLASS_REQUIRED: '请选择税收分类编码',
-  TAX_CLASS_FORMAT: '税收分类编码须为19位数字',
-  SPEC_MAX: '规格型号最多150个字符',
+  NAME_REQUIRED: `请输入${TERMS.itemName}`,
+  NAME_MAX: `${TERMS.itemName}最多300个字符`,
+  TAX_CLASS_REQUIRED: `请选择${TERMS.taxClassCode}`,
+  TAX_CLASS_FORMAT: `${TERMS.taxClassCode}须为19位数字`,
+  SPEC_MAX: `${TERMS.spec}最多150个字符`,
   UNIT_MAX: '单位最多20个字符',
-  PRICE_FORMAT: '单价须为大于0的数字，最多8位小数',
-  RATE_REQUIRED: '请选择税率',
-  RATE_FORMAT: '税率格式不正确',
-  RATE_NOT_ALLOWED: '该税收分类编码不支持所选税率',
-  PREFERENTIAL_NOT_ALLOWED: '该税收分类编码不支持所选优惠政策',
-  PREFERENTIAL_RATE: '所选优惠政策与税率不匹配',
-  ZERO_RATE_NEEDS_POLICY: '0税率请选择免税、不征税或普通零税率',
-  TAX_CLASS_NOT_FOUND: '税收分类编码不存在，请从列表中选择',
+  PRICE_FORMAT: `${TERMS.unitPrice}须为大于0的数字，最多8位小数`,
+  RATE_REQUIRED: `请选择${TERMS.taxRate}`,
+  RATE_FORMAT: `${TERMS.taxRate}格式不正确`,
+  RATE_NOT_ALLOWED: `该${TERMS.taxClassCode}不支持所选${TERMS.taxRate}`,
+  PREFERENTIAL_NOT_ALLOWED: `该${TERMS.taxClassCode}不支持所选优惠政策`,
+  PREFERENTIAL_RATE: `所选优惠政策与${TERMS.taxRate}不匹配`,
+  ZERO_RATE_NEEDS_POLICY: `0${TERMS.taxRate}请选择免税、不征税或普通零${TERMS.taxRate}`,
+  TAX_CLASS_NOT_FOUND: `${TERMS.taxClassCode}不存在，请从列表中选择`,
   TAX_CLASS_SUMMARY: '汇总项编码不能用于开票，请选择其下级编码',
 } as const;
 
@@ -233,7 +234,7 @@ function stripZeros(v: string): string {
 const PRICE = /^\d{1,16}(\.\d{1,8})?$/;
 
 export const goodsBodySchema = z.object({
-  name: text('项目名称').trim().min(1, GOODS_MSG.NAME_REQUIRED).max(300, GOODS_MSG.NAME_MAX),
+  name: text(TERMS.itemName).trim().min(1, GOODS_MSG.NAME_REQUIRED).max(300, GOODS_MSG.NAME_MAX),
   tax_class_code: text({ error: GOODS_MSG.TAX_CLASS_REQUIRED })
     .trim()
     .min(1, GOODS_MSG.TAX_CLASS_REQUIRED)

@@ -45,8 +45,8 @@ describe('blueInvoiceRequestSchema small_scale_reason (slsm, domain.md §2.6)', 
 
 describe('canVoidInvoiceType (作废, domain.md §3.1)', () => {
   it.each([
-    ['81', false], // 数电专票
-    ['82', false], // 数电普票
+    ['81', false], // 电子发票（增值税专用发票）
+    ['82', false], // 电子发票（普通发票）
     ['026', false], // 增值税电子普通发票
     ['028', false], // 增值税电子专用发票
     ['032', false], // 区块链电子发票

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEVICE_KINDS, INVOICE_STATUS, INVOICE_TYPES, RED_STATUS, TERMS } from '../glossary/terms.ts';
 import { text } from '../validation/text.ts';
 import { PG_INT_MAX } from './common.ts';
 
@@ -7,17 +8,9 @@ import { PG_INT_MAX } from './common.ts';
  * decimal strings ("106.00", rates "0.06") and are computed with packages/shared/src/money.
  */
 
-/** Invoice-type codes: spec §3 table plus the 数电 kinds (domain.md §1.1). */
-export const INVOICE_TYPES = {
-  '81': '电子发票（增值税专用发票）',
-  '82': '电子发票（普通发票）',
-  '004': '增值税专用发票',
-  '007': '增值税普通发票',
-  '025': '增值税普通发票（卷式）',
-  '026': '增值税电子普通发票',
-  '028': '增值税电子专用发票',
-  '032': '区块链电子发票',
-} as const;
+/** Invoice-type codes and names, device kinds and statuses: the glossary's (spec §3, domain.md §1.1). */
+export { DEVICE_KINDS, INVOICE_STATUS, INVOICE_TYPES, RED_STATUS };
+
 export type InvoiceType = keyof typeof INVOICE_TYPES;
 export const invoiceTypeSchema = z.enum(Object.keys(INVOICE_TYPES) as [InvoiceType, ...InvoiceType[]]);
 /** 专票 kinds: buyer tax code required (domain.md §1.5). */
@@ -35,25 +28,8 @@ export function canVoidInvoiceType(invoiceType: string): boolean {
 /** 数电 kinds: 20-digit numbers, no invoice code. */
 export const DIGITAL_INVOICE_TYPES: readonly InvoiceType[] = ['81', '82'];
 
-/** Device kinds (domain.md §7.1 / §7.2). */
-export const DEVICE_KINDS = {
-  digital: '数电账户',
-  ukey: '税务UKey',
-  golden_disc: '金税盘',
-  tax_disc: '税控盘',
-  blockchain: '区块链',
-} as const;
 export type DeviceKind = keyof typeof DEVICE_KINDS;
-
-export const INVOICE_STATUS = {
-  issuing: '开具中',
-  issued: '已开具',
-  failed: '开具失败',
-  unknown: '结果待确认',
-  voided: '已作废',
-} as const;
 export type InvoiceStatus = keyof typeof INVOICE_STATUS;
-export const RED_STATUS = { none: '', partial: '部分红冲', full: '全额红冲' } as const;
 
 /** 特定业务 codes the single-invoice form supports (domain.md §4). */
 export const SPECIFIC_BUSINESS = {
@@ -64,14 +40,14 @@ export const SPECIFIC_BUSINESS = {
 } as const;
 export type SpecificBusinessCode = keyof typeof SPECIFIC_BUSINESS;
 
-const money = text().regex(/^-?\d{1,16}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
+const money = text().regex(/^-?\d{1,16}(\.\d{1,2})?$/, `${TERMS.amount}格式不正确，最多两位小数`);
 const decimal8 = text().regex(/^-?\d{1,16}(\.\d{1,8})?$/, '数值格式不正确，最多八位小数');
-const rate = text().regex(/^0(\.\d{1,6})?$/, '税率格式不正确');
+const rate = text().regex(/^0(\.\d{1,6})?$/, `${TERMS.taxRate}格式不正确`);
 
 export const buyerSchema = z.object({
-  /** 1 个人 / 政府事业单位, 2 企业 */
+  /** BUYER_TYPE_LABELS: 1 个人/非企业单位, 2 企业 */
   title_type: z.union([z.literal(1), z.literal(2)]),
-  name: text().trim().min(1, '请输入购买方名称').max(300),
+  name: text().trim().min(1, `请输入${TERMS.buyer}名称`).max(300),
   tax_code: text().trim().max(20).default(''),
   email: text().trim().max(100).default(''),
   mobile: text().trim().max(20).default(''),
@@ -95,9 +71,9 @@ export const goodsLineSchema = z.object({
   /** 0 normal, 1 discount line (follows its discounted line), 2 discounted line */
   line_kind: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(0),
   goods_id: z.number().int().positive().max(PG_INT_MAX).nullable().default(null),
-  tax_class_code: text().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
+  tax_class_code: text().regex(/^\d{19}$/, `${TERMS.taxClassCode}须为19位数字`),
   short_name: text().trim().min(1).max(120),
-  name: text().trim().min(1, '请输入项目名称').max(600),
+  name: text().trim().min(1, `请输入${TERMS.itemName}`).max(600),
   spec: text().trim().max(150).default(''),
   unit: text().trim().max(300).default(''),
   quantity: decimal8.nullable().default(null),
@@ -180,7 +156,7 @@ export const invoiceInfoSchema = z.object({
   total_amount: money,
   total_tax: money,
   total_price_with_tax: money,
-  remark: text({ multiline: true }).max(450, '备注最多450个字符').default(''),
+  remark: text({ multiline: true }).max(450, `${TERMS.remark}最多450个字符`).default(''),
   specific_business_code: z.enum(['03', '04', '06', '09']).nullable().default(null),
   drawer: text().trim().max(300).default(''),
   payee: text().trim().max(150).default(''),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from '../constants/menu.ts';
+import { INVOICE_STATUS, RED_STATUS, TERMS } from '../glossary/terms.ts';
 import { Dec } from '../money/decimal.ts';
 import { text } from '../validation/text.ts';
 import { invoiceTypeSchema } from './invoice.ts';
@@ -23,15 +24,18 @@ export const EXPORT_EXCEL_MAX = 200_000;
 /** Export files are kept this many days. */
 export const EXPORT_KEEP_DAYS = 7;
 
-/** The library's status filter (domain.md §9 item 7): one key per tag the table shows. */
+/**
+ * The library's status filter (domain.md §9 item 7): one key per tag the table shows, in the
+ * glossary's words (an issued invoice that no red one reversed is 正常).
+ */
 export const LIBRARY_STATUS = {
   normal: '正常',
-  issuing: '开具中',
-  failed: '失败',
-  unknown: '待确认',
-  voided: '作废',
-  partial_red: '部分红冲',
-  full_red: '全额红冲',
+  issuing: INVOICE_STATUS.issuing,
+  failed: INVOICE_STATUS.failed,
+  unknown: INVOICE_STATUS.unknown,
+  voided: INVOICE_STATUS.voided,
+  partial_red: RED_STATUS.partial,
+  full_red: RED_STATUS.full,
 } as const;
 export type LibraryStatus = keyof typeof LIBRARY_STATUS;
 export const libraryStatusSchema = z.enum(Object.keys(LIBRARY_STATUS) as [LibraryStatus, ...LibraryStatus[]]);
@@ -49,7 +53,7 @@ export function libraryStatusOf(status: string, redStatus: string): LibraryStatu
   return 'unknown';
 }
 
-export const DIRECTIONS = { blue: '蓝字发票', red: '红字发票' } as const;
+export const DIRECTIONS = { blue: TERMS.blueInvoice, red: TERMS.redInvoice } as const;
 
 export const dayString = text().regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式须为YYYY-MM-DD');
 /** spec §9 page sizes 10/20/30, default 10 */
@@ -59,8 +63,8 @@ const pageSize = z
   .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), '每页条数只能是10、20或30')
   .default(10);
 /** 价税合计 range with its minimum above its maximum. */
-export const AMOUNT_RANGE_INVERTED = '最小价税合计不能大于最大价税合计';
-const moneyFilter = text().regex(/^-?\d{1,14}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
+export const AMOUNT_RANGE_INVERTED = `最小${TERMS.totalWithTax}不能大于最大${TERMS.totalWithTax}`;
+const moneyFilter = text().regex(/^-?\d{1,14}(\.\d{1,2})?$/, `${TERMS.amount}格式不正确，最多两位小数`);
 
 /** Filters shared by the list, the exports and (date + stores) the statistics. */
 export const invoiceFilterSchema = z
@@ -72,14 +76,14 @@ export const invoiceFilterSchema = z
     /** 发票号码: the whole number or its last digits */
     invoice_no: text()
       .trim()
-      .regex(/^\d{0,20}$/, '发票号码只能是数字')
+      .regex(/^\d{0,20}$/, `${TERMS.invoiceNo}只能是数字`)
       .optional(),
     /** 购买方名称 contains */
     buyer_name: text().trim().max(100).optional(),
     /** 购买方税号, exact */
     buyer_tax_code: text()
       .trim()
-      .regex(/^[0-9A-Za-z]{0,20}$/, '税号格式不正确')
+      .regex(/^[0-9A-Za-z]{0,20}$/, `${TERMS.taxCodeShort}格式不正确`)
       .optional(),
     statuses: z.array(libraryStatusSchema).max(7).optional(),
     /** within the stores the caller may see; empty = all of them */
@@ -167,16 +171,16 @@ export type InvoiceLineView = z.infer<typeof invoiceLineViewSchema>;
 
 export const INVOICE_EVENT_NAMES: Record<string, string> = {
   created: '提交开票',
-  issuing: '开具中',
+  issuing: INVOICE_STATUS.issuing,
   issued: '开具成功',
-  failed: '开具失败',
-  unknown: '结果待确认',
+  failed: INVOICE_STATUS.failed,
+  unknown: INVOICE_STATUS.unknown,
   reconciled: '结果已确认',
   emailed: '发送邮件',
   email_failed: '邮件发送失败',
   rendered: '生成版式文件',
-  reddened: '红冲',
-  voided: '作废',
+  reddened: TERMS.redLetter,
+  voided: TERMS.void,
 };
 
 export const invoiceEventViewSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RED_CODE } from '../errors/codes.ts';
+import { TERMS } from '../glossary/terms.ts';
 import { INVOICE_LINE_LIMITS } from '../invoice/line-limits.ts';
 import { beijingMonth } from '../time/beijing.ts';
 import { text } from '../validation/text.ts';
@@ -12,9 +13,9 @@ import { canVoidInvoiceType, DIGITAL_INVOICE_TYPES } from './invoice.ts';
 
 /** confirm = 数电 确认单; info_sheet = 专票 (004/028) 信息表; direct = older 普票, no form needed (domain.md §3.2). */
 export const RED_FORM_KINDS = {
-  confirm: '红字确认单',
-  info_sheet: '红字信息表',
-  direct: '普票红冲',
+  confirm: TERMS.redConfirmForm,
+  info_sheet: TERMS.redInfoSheet,
+  direct: `${TERMS.ordinaryInvoice}${TERMS.redLetter}`,
 } as const;
 export type RedFormKind = keyof typeof RED_FORM_KINDS;
 
@@ -105,8 +106,8 @@ export function redStateName(kind: string, state: string): string {
   return SHEET_STATES[state as SheetState] ?? state;
 }
 
-const money = text().regex(/^\d{1,16}(\.\d{1,2})?$/, '金额格式不正确，最多两位小数');
-const quantity = text().regex(/^\d{1,16}(\.\d{1,8})?$/, '数量格式不正确，最多八位小数');
+const money = text().regex(/^\d{1,16}(\.\d{1,2})?$/, `${TERMS.amount}格式不正确，最多两位小数`);
+const quantity = text().regex(/^\d{1,16}(\.\d{1,8})?$/, `${TERMS.quantity}格式不正确，最多八位小数`);
 
 /**
  * One line the clerk reverses, by the blue line's number. Positive figures: how much to take back.
@@ -274,7 +275,10 @@ export type RedBlueInfo = z.infer<typeof redBlueInfoSchema>;
 /** POST /v3/invoice-detail/void (作废, domain.md §3.1) */
 export const voidRequestSchema = z.object({
   invoice_id: z.number().int().positive(),
-  reason: text({ label: '作废原因', multiline: true }).trim().min(1, '请填写作废原因').max(100),
+  reason: text({ label: `${TERMS.void}原因`, multiline: true })
+    .trim()
+    .min(1, `请填写${TERMS.void}原因`)
+    .max(100),
 });
 export type VoidRequest = z.input<typeof voidRequestSchema>;
 export const voidResultSchema = z.object({ invoice_id: z.number(), status: z.string() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TERMS } from '../glossary/terms.ts';
 import { PATTERNS } from '../validation/patterns.ts';
 import { text } from '../validation/text.ts';
 import { PG_INT_MAX } from './common.ts';
@@ -13,7 +14,7 @@ import { TITLE_MSG, titleIssues } from './titles.ts';
  * request; per store it is issued at once or waits for a clerk in the audit queue.
  */
 
-export const SCAN_CODE_KINDS = { store: '门店码', counter: '收银台码', order: '订单码' } as const;
+export const SCAN_CODE_KINDS = { store: `${TERMS.store}码`, counter: '收银台码', order: '订单码' } as const;
 export type ScanCodeKind = keyof typeof SCAN_CODE_KINDS;
 
 /** Per store: issue at once, or wait in the audit queue. */
@@ -47,11 +48,11 @@ export const SCAN_MSG = {
   CONTACT_REQUIRED: '请填写接收发票的邮箱或手机号',
   EMAIL_FORMAT: TITLE_MSG.EMAIL_FORMAT,
   MOBILE_FORMAT: TITLE_MSG.MOBILE_FORMAT,
-  AMOUNT_FORMAT: '请输入正确的金额，最多两位小数',
-  AMOUNT_POSITIVE: '金额须大于0',
+  AMOUNT_FORMAT: `请输入正确的${TERMS.amount}，最多两位小数`,
+  AMOUNT_POSITIVE: `${TERMS.amount}须大于0`,
   ITEMS_REQUIRED: '请至少添加一个开票项目',
-  ITEM_NAME_REQUIRED: '请输入项目名称',
-  ITEM_RATE: '请选择税率',
+  ITEM_NAME_REQUIRED: `请输入${TERMS.itemName}`,
+  ITEM_RATE: `请选择${TERMS.taxRate}`,
   REASON_REQUIRED: '请填写拒绝原因',
   REASON_MAX: '拒绝原因最多100个字',
   ORDER_NO_FORMAT: '订单号须为1-40位字母、数字、下划线或中划线',
@@ -72,13 +73,13 @@ const money = text()
 export const scanItemSchema = z.object({
   goods_id: z.number().int().positive().max(PG_INT_MAX).nullable().default(null),
   name: text().trim().min(1, SCAN_MSG.ITEM_NAME_REQUIRED).max(200),
-  tax_class_code: text().regex(/^\d{19}$/, '税收分类编码须为19位数字'),
+  tax_class_code: text().regex(/^\d{19}$/, `${TERMS.taxClassCode}须为19位数字`),
   short_name: text().trim().min(1).max(120),
   spec: text().trim().max(150).default(''),
   unit: text().trim().max(20).default(''),
   quantity: text()
     .trim()
-    .regex(/^\d{1,12}(\.\d{1,8})?$/, '数量格式不正确')
+    .regex(/^\d{1,12}(\.\d{1,8})?$/, `${TERMS.quantity}格式不正确`)
     .nullable()
     .default(null),
   tax_rate: text().regex(/^0(\.\d{1,6})?$/, SCAN_MSG.ITEM_RATE),
@@ -121,7 +122,7 @@ export type ScanSettings = z.infer<typeof scanSettingsSchema>;
 export const scanSettingsBodySchema = z.object({
   mode: z.enum(['audit', 'immediate']),
   device_id: z.number().int().positive().max(PG_INT_MAX).nullable().default(null),
-  invoice_type: text().regex(/^(81|82|004|007|025|026|028|032)$/, '请选择票种'),
+  invoice_type: text().regex(/^(81|82|004|007|025|026|028|032)$/, `请选择${TERMS.invoiceKindShort}`),
   default_valid_minutes: z
     .number()
     .int()

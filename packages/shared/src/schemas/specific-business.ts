@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TERMS } from '../glossary/terms.ts';
 import { SPECIFIC_BUSINESS_BLOCKS } from '../invoice/specific-business.ts';
 import { isValidIdCard } from '../money/ids.ts';
 import type { BlueInvoiceRequest } from './invoice.ts';
@@ -283,7 +284,7 @@ export function checkSpecificBusiness(
   req.goods_info.forEach((line, i) => {
     // Stryker disable next-line MethodExpression: every business has exactly one goods-code prefix, so some() and every() agree
     if (!def.tax_class_prefixes.some((p) => line.tax_class_code.startsWith(p)))
-      add(`goods_info.${i}.tax_class_code`, `第${i + 1}行税收分类编码不属于${def.name}类别`);
+      add(`goods_info.${i}.tax_class_code`, `第${i + 1}行${TERMS.taxClassCode}不属于${def.name}类别`);
   });
 
   if (code === '03') {
@@ -347,7 +348,8 @@ export function checkSpecificBusiness(
       const line = itemLines[i];
       if (line) {
         const li = line.i;
-        if (!line.l.quantity) add(`goods_info.${li}.quantity`, `第${li + 1}行数量须填写租赁面积`);
+        if (!line.l.quantity)
+          add(`goods_info.${li}.quantity`, `第${li + 1}行${TERMS.quantity}须填写租赁面积`);
         if (line.l.unit && line.l.unit !== r.area_unit)
           add(`goods_info.${li}.unit`, `第${li + 1}行单位须与面积单位（${r.area_unit}）一致`);
       }

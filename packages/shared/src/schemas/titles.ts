@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUYER_TYPE_LABELS } from '../glossary/terms.ts';
+import { BUYER_TYPE_LABELS, TERMS } from '../glossary/terms.ts';
 import { isValidTaxCode } from '../money/ids.ts';
 import { PATTERNS } from '../validation/patterns.ts';
 import { text } from '../validation/text.ts';
@@ -8,18 +8,18 @@ import { pageQuerySchema } from './goods.ts';
 
 /**
  * Buyer titles (购方抬头, spec §2 /device-project/title): saved buyers a clerk picks on the invoice
- * form. title_type 1 = 个人 / 政府事业单位, 2 = 企业 (tax code required) (domain.md §1.5).
+ * form. title_type (TERMS.buyerType) 1 = 个人/非企业单位, 2 = 企业 (tax code required) (domain.md §1.5).
  */
 
 export const TITLE_TYPES = { 1: BUYER_TYPE_LABELS[1], 2: BUYER_TYPE_LABELS[2] } as const;
 
 export const TITLE_MSG = {
-  TYPE_REQUIRED: '请选择抬头类型',
+  TYPE_REQUIRED: `请选择${TERMS.buyerType}`,
   NAME_REQUIRED: '请输入抬头名称',
   NAME_MAX: '抬头名称最多100个字符',
   NAME_PERSONAL_MIN: '个人抬头名称至少2个字',
-  TAX_CODE_REQUIRED: '企业抬头请填写纳税人识别号',
-  TAX_CODE_FORMAT: '纳税人识别号须为15、18或20位数字或大写字母',
+  TAX_CODE_REQUIRED: `企业抬头请填写${TERMS.taxCode}`,
+  TAX_CODE_FORMAT: `${TERMS.taxCode}须为15、18或20位数字或大写字母`,
   TAX_CODE_CHECKSUM: '统一社会信用代码校验位不正确，请核对',
   ADDRESS_MAX: '地址最多100个字符',
   PHONE_FORMAT: '请输入正确的电话号码（7-20位数字或“-”）',

@@ -1,4 +1,4 @@
-import { retryIn } from '../glossary/terms.ts';
+import { retryIn, TERMS } from '../glossary/terms.ts';
 // Every user-facing validation/notice text, word for word from the spec where it gives one
 // (spec §5, §8); the ones the spec gives in English are rendered once here in natural Chinese.
 export const MSG = {
@@ -30,8 +30,8 @@ export const MSG = {
   LOGIN_OK: '登录成功',
   ERROR_DIALOG_TITLE: '提示',
   // spec §2 guide tip on the all-stores summary view
-  SUMMARY_GUIDE: '当前为全部门店数据汇总，仅展示您有权限的所有税号的数据；如需开具发票，请切换到具体税号。',
-  SUMMARY_STORE_NAME: '全部门店数据汇总',
+  SUMMARY_GUIDE: `当前为全部${TERMS.store}数据汇总，仅展示您有权限的所有${TERMS.taxCodeShort}的数据；如需开具发票，请切换到具体${TERMS.taxCodeShort}。`,
+  SUMMARY_STORE_NAME: `全部${TERMS.store}数据汇总`,
   UNSUPPORTED_BROWSER: '您当前使用的浏览器版本过低，为保证使用体验，建议使用 Chrome 或 Firefox 浏览器',
   UNDER_CONSTRUCTION: '功能建设中',
   GRAY_ROUTE: '该功能暂未对您开放，请联系客服开通',
@@ -51,5 +51,5 @@ export const MSG = {
   REAL_NAME_QR_EXPIRED: '二维码已过期，点击刷新',
   REAL_NAME_APP_RELOGIN: '请重新登录APP后再进行操作',
   REAL_NAME_DONE: '实名认证成功',
-  REAL_NAME_HINT: '当前税号未登录电子税务局，请手动获取验证码；获取二维码需要几分钟时间，请耐心等待。',
+  REAL_NAME_HINT: `当前${TERMS.taxCodeShort}未登录电子税务局，请手动获取验证码；获取二维码需要几分钟时间，请耐心等待。`,
 } as const;

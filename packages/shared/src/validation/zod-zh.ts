@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TERMS } from '../glossary/terms.ts';
 import { PG_INT_MAX } from '../schemas/common.ts';
 import { MSG } from './messages.ts';
 import { FIELD_LABELS, fieldLabel, textLabel } from './text.ts';
@@ -39,22 +40,22 @@ const COMMON_LABELS: Record<string, string> = {
   action: '操作',
   full: '是否全额',
   agree: '同意协议',
-  count: '数量',
-  store_id: '门店',
-  store_ids: '门店',
-  client_store_id: '门店',
-  device_id: '开票设备',
+  count: TERMS.quantity,
+  store_id: TERMS.store,
+  store_ids: TERMS.store,
+  client_store_id: TERMS.store,
+  device_id: TERMS.device,
   target_device_id: '目标设备',
   invoice_id: '发票',
   invoice_ids: '发票',
   batch_id: '批次',
   record_id: '导出记录',
-  form_id: '红字确认单',
+  form_id: TERMS.redConfirmForm,
   org_id: '集团',
   client_id: '企业',
   granularity: '统计粒度',
   statuses: '发票状态',
-  direction: '蓝字/红字',
+  direction: `${TERMS.blueShort}/${TERMS.redShort}`,
 };
 
 function labelOf(path: readonly PropertyKey[]): string {
@@ -148,9 +149,9 @@ const SPEC_MESSAGES = new Set<unknown>(Object.values(MSG));
 // 18-character 纳税人识别号 is the 统一社会信用代码 its checksum message names
 const sameWords = (s: string) =>
   s
-    .replace(/购买方/g, '购方')
-    .replace(/销售方/g, '销方')
-    .replace(/统一社会信用代码/g, '纳税人识别号');
+    .replace(/购买方/g, TERMS.buyerShort)
+    .replace(/销售方/g, TERMS.sellerShort)
+    .replace(/统一社会信用代码/g, TERMS.taxCode);
 
 /**
  * A validation answer's message with its field named (issue 11): `门店名称：…` when the message a
