@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { TERMS } from '@kaipiao/shared';
 import pg from 'pg';
 import { buildApp } from './app.ts';
 import {
@@ -96,7 +97,7 @@ ${
 [kaipiao] 开票台 is running: http://${shown}:${port}/ (listening on ${env.HOST}; HOST=0.0.0.0 opens it to the network)
 [kaipiao] demo logins (password Kaipiao@2026):
             kaipiao_admin  集团管理员 · 全部企业      mobile 13800000001  (two-factor: phone code on first login)
-            kaipiao_clerk  开票员 · 一个企业一个门店   mobile 13800000002
+            kaipiao_clerk  开票员 · 一个企业一个${TERMS.store}   mobile 13800000002
 ${env.KAIPIAO_FIXED_CAPTCHA ? `[kaipiao] picture code fixed to ${env.KAIPIAO_FIXED_CAPTCHA}\n` : ''}[kaipiao] SMS codes (sandbox): in this log and at http://${shown}:${port}/v3/dev/outbox
 `);
 }

@@ -1,4 +1,4 @@
-import { beijingCompactDay } from '@kaipiao/shared';
+import { beijingCompactDay, TERMS } from '@kaipiao/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import type { DbOrTx } from './numbers.ts';
@@ -57,7 +57,7 @@ export class SandboxRedChannel implements RedChannel {
         returning voided_at`);
       return { status: 'voided', voidedAt: new Date(res.rows[0]!.voided_at) };
     } catch (err) {
-      return { status: 'unknown', message: `税局作废应答异常（${(err as Error).message}）` };
+      return { status: 'unknown', message: `税局${TERMS.void}应答异常（${(err as Error).message}）` };
     }
   }
 }

@@ -254,7 +254,7 @@ describe('request strings (issue 21 item 5)', () => {
 
   it('an Excel import refuses the cell with the same rule and writes nothing', async () => {
     const file = await workbook([
-      ['抬头类型', '名称', '纳税人识别号', '地址'],
+      ['购买方类型', '名称', '纳税人识别号', '地址'],
       ['个人', '导入正常客户', '', ''],
       ['个人', '导入\u202E客户', '', ''],
       ['个人', '导入客户乙', '', '西湖区\u200B'],

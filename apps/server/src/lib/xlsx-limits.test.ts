@@ -169,7 +169,7 @@ describe('bounded Excel uploads (issue 21 H1)', () => {
       ],
       titles: [
         [
-          ['抬头类型', '名称', '纳税人识别号'],
+          ['购买方类型', '名称', '纳税人识别号'],
           ['企业', '手写抬头有限公司', BUYER_TAX_CODE],
         ],
       ],
@@ -245,7 +245,7 @@ describe('bounded Excel uploads (issue 21 H1)', () => {
     const titles = await send(
       'titles',
       await workbook([
-        ['抬头类型', '名称', '纳税人识别号'],
+        ['购买方类型', '名称', '纳税人识别号'],
         ['企业', '临时文件测试有限公司', BUYER_TAX_CODE],
       ]),
     );
@@ -267,7 +267,7 @@ describe('bounded Excel uploads (issue 21 H1)', () => {
         {
           name: '购方抬头',
           xml: sheetXml([
-            ['抬头类型', '名称', '纳税人识别号'],
+            ['购买方类型', '名称', '纳税人识别号'],
             ...Array.from({ length: 5001 }, (_, i) => ['个人', `客户${i}`, '']),
           ]),
         },

@@ -20,6 +20,8 @@ export type SheetColumn = {
   exportOnly?: boolean;
   /** column formatted as text ('@') so long digit strings keep every digit */
   text?: boolean;
+  /** what earlier templates called the column: still read on import */
+  aliases?: readonly string[];
 };
 
 export type CellRow = Record<string, string | number | null>;
@@ -127,7 +129,9 @@ export async function readImportSheet(
 ): Promise<{ rows: ImportRow[]; errors: RowError[] }> {
   assertXlsx(filename, buffer);
   const importable = columns.filter((c) => !c.exportOnly);
-  const byHeader = new Map(importable.map((c) => [normHeader(c.header), c]));
+  const byHeader = new Map(
+    importable.flatMap((c) => [c.header, ...(c.aliases ?? [])].map((h) => [normHeader(h), c] as const)),
+  );
   const rows: ImportRow[] = [];
   const errors: RowError[] = [];
   let dataRows = 0;

@@ -24,7 +24,7 @@ export const taxClassCodes = pgTable(
     /** 19 digits: 篇 + 9 levels of 2 */
     code: text().primaryKey(),
     name: text().notNull(),
-    /** 分类简称: printed between the asterisks, `*简称*名称` */
+    /** 商品简称: printed between the asterisks, `*简称*名称` */
     shortName: text().notNull(),
     /** 税率 under the general method ("0.06") */
     rates: text().array().notNull().default(sql`'{}'::text[]`),

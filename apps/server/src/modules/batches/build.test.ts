@@ -1,6 +1,8 @@
 import {
+  BATCH_KIND_ALIASES,
   type BatchIssue,
   type BlueInvoiceRequest,
+  INVOICE_TYPES,
   PREFERENTIAL_POLICIES,
   usccCheckChar,
 } from '@kaipiao/shared';
@@ -105,16 +107,8 @@ describe('parseKind', () => {
     expect(parseKind(text)).toBe(code);
   });
 
-  it.each([
-    ['数电普票', '82'],
-    ['数电专票', '81'],
-    ['电子普票', '026'],
-    ['电子专票', '028'],
-    ['纸质普票', '007'],
-    ['纸质专票', '004'],
-    ['卷式普票', '025'],
-    ['区块链发票', '032'],
-  ])('reads the template label %s', (text, code) => {
+  // the short names earlier templates listed (issue 24 item 4: no longer offered, still read)
+  it.each(Object.entries(BATCH_KIND_ALIASES))('reads the earlier template label %s', (text, code) => {
     expect(parseKind(text)).toBe(code);
   });
 
@@ -132,7 +126,7 @@ describe('parseKind', () => {
   });
 
   it.each([
-    [' 数电 普票 ', '82'],
+    [' 增值税 普通发票 ', '007'],
     ['电子发票 （普通发票）', '82'],
     ['\t026\n', '026'],
   ])('ignores whitespace in %j', (text, code) => {
@@ -140,15 +134,15 @@ describe('parseKind', () => {
   });
 
   it.each([
-    ['数电普票(82)', '82'],
-    ['数电专票（81）', '81'],
+    ['电子发票（普通发票）(82)', '82'],
+    ['电子发票（增值税专用发票）（81）', '81'],
     ['x(82)y', '82'],
     ['x（026）y', '026'],
     ['x(028）y', '028'],
     ['x（004)y', '004'],
-    ['82-数电普票', '82'],
-    ['(007-纸质普票', '007'],
-    ['纸质专票(004', '004'],
+    ['82-电子发票（普通发票）', '82'],
+    ['(007-增值税普通发票', '007'],
+    ['增值税专用发票(004', '004'],
     ['（025', '025'],
     ['82)', '82'],
     ['032-', '032'],
@@ -166,9 +160,9 @@ describe('parseKind', () => {
     ['820'],
     ['0082'],
     ['(0820)'],
-    ['82数电普票'],
+    ['82增值税普通发票'],
     ['a82'],
-    ['数电普票 82'],
+    ['增值税普通发票 82'],
     ['(82x'],
     ['x82)'],
     ['８２'],
@@ -182,12 +176,12 @@ describe('parseBuyerType', () => {
   it.each([
     ['企业', 2],
     ['2', 2],
-    ['企业单位', 2],
+    ['企业单位', 2], // glossary-allow: an earlier wording, still read
     ['单位', 2],
     [' 企 业 ', 2],
     ['个人', 1],
     ['1', 1],
-    ['个人/政府事业单位', 1],
+    ['个人/政府事业单位', 1], // glossary-allow: an earlier wording, still read
     ['政府事业单位', 1],
     ['非企业', 1],
     ['\t个人\n', 1],
@@ -467,7 +461,7 @@ describe('buildBatch: requests built', () => {
         invoice(
           {
             serial: 'INV-001',
-            kind: '电子普票',
+            kind: INVOICE_TYPES['026'],
             buyer_tax_code: BUYER.toLowerCase(),
             buyer_address: '杭州市西湖区文三路1号',
             buyer_phone: '0571-88888888',
@@ -619,7 +613,7 @@ describe('buildBatch: requests built', () => {
   it.each([
     ['left out', undefined, '026', '026'],
     ['empty', '', '007', '007'],
-    ['a label', '纸质普票', '026', '007'],
+    ['a name', INVOICE_TYPES['007'], '026', '007'],
     ['a code', '82', '026', '82'],
     ['a full name', '增值税电子普通发票', '82', '026'],
   ])('takes the kind from the row or the page default (kind %s)', (_, kind, defaultType, expected) => {
@@ -962,7 +956,7 @@ describe('buildBatch: splitting by the device limit and the line limit', () => {
 
   it('splits a paper invoice of 9 lines into 8 + 1 without reporting the 8-line rule', () => {
     const lines = Array.from({ length: 9 }, (_, i) => item({ name: `项目${i + 1}`, amount: '10' }, i + 2));
-    const result = build([invoice({ kind: '纸质普票' })], lines);
+    const result = build([invoice({ kind: INVOICE_TYPES['007'] })], lines);
     expect(result.issues).toEqual([]);
     expect(
       result.invoices.map((i) => ({
@@ -996,7 +990,7 @@ describe('buildBatch: splitting by the device limit and the line limit', () => {
 
   it('keeps a paper invoice of 8 lines whole', () => {
     const lines = Array.from({ length: 8 }, (_, i) => item({ amount: '10' }, i + 2));
-    const result = build([invoice({ kind: '纸质普票' })], lines);
+    const result = build([invoice({ kind: INVOICE_TYPES['007'] })], lines);
     expect(result.issues).toEqual([]);
     expect(result.invoices.map((i) => [i.reasons, i.parts.map((p) => p.goods_info.length)])).toEqual([
       [[], [8]],
@@ -1096,7 +1090,7 @@ describe('buildBatch: problems of 发票信息 rows', () => {
     ],
     [
       'a kind the device cannot issue',
-      [invoice({ kind: '数电专票' })],
+      [invoice({ kind: INVOICE_TYPES['81'] })],
       [item()],
       { deviceInvoiceTypes: ['82'] },
       [invIssue(2, '发票种类', '所选开票设备不能开具电子发票（增值税专用发票）')],
@@ -1120,14 +1114,14 @@ describe('buildBatch: problems of 发票信息 rows', () => {
       [invoice({ buyer_type: '公司' })],
       [item()],
       {},
-      [invIssue(2, '购买方类型', '购买方类型须为“企业”或“个人”')],
+      [invIssue(2, '购买方类型', '购买方类型须为“企业”或“个人/非企业单位”')],
     ],
     [
       'no buyer type',
       [invoice({ buyer_type: undefined })],
       [item()],
       {},
-      [invIssue(2, '购买方类型', '购买方类型须为“企业”或“个人”')],
+      [invIssue(2, '购买方类型', '购买方类型须为“企业”或“个人/非企业单位”')],
     ],
     [
       'an unknown 单价金额含税',
@@ -1143,7 +1137,7 @@ describe('buildBatch: problems of 发票信息 rows', () => {
       {},
       [
         invIssue(8, '发票种类', '发票种类“发票”不正确，请从下拉列表中选择'),
-        invIssue(8, '购买方类型', '购买方类型须为“企业”或“个人”'),
+        invIssue(8, '购买方类型', '购买方类型须为“企业”或“个人/非企业单位”'),
         invIssue(8, '单价金额含税', '单价金额含税须填“是”或“否”'),
         invIssue(8, '流水号', '该发票在“商品明细”表中没有商品行'),
       ],
@@ -1167,7 +1161,7 @@ describe('buildBatch: problems of 发票信息 rows', () => {
       [invoice({ buyer_type: '公司', buyer_name: '名'.repeat(301) })],
       [item()],
       {},
-      [invIssue(2, '购买方类型', '购买方类型须为“企业”或“个人”')],
+      [invIssue(2, '购买方类型', '购买方类型须为“企业”或“个人/非企业单位”')],
     ],
     [
       'an unknown 单价金额含税 and a buyer name too long: the buyer is not checked',
@@ -1181,7 +1175,10 @@ describe('buildBatch: problems of 发票信息 rows', () => {
       [invoice({ buyer_type: '公司' })],
       [item({ name: '' })],
       {},
-      [invIssue(2, '购买方类型', '购买方类型须为“企业”或“个人”'), lineIssue(7, '项目名称', '请填写项目名称')],
+      [
+        invIssue(2, '购买方类型', '购买方类型须为“企业”或“个人/非企业单位”'),
+        lineIssue(7, '项目名称', '请填写项目名称'),
+      ],
     ],
     [
       'an unknown 单价金额含税 and a bad email: the buyer is not checked',
@@ -1192,7 +1189,7 @@ describe('buildBatch: problems of 发票信息 rows', () => {
     ],
     [
       'a kind the device cannot issue and a bad buyer: both reported',
-      [invoice({ kind: '数电专票', buyer_email: 'bad' })],
+      [invoice({ kind: INVOICE_TYPES['81'], buyer_email: 'bad' })],
       [item()],
       { deviceInvoiceTypes: ['82'] },
       [
@@ -1230,7 +1227,7 @@ describe('buildBatch: problems of 发票信息 rows', () => {
     ],
     [
       'a special invoice without a buyer tax code',
-      { kind: '数电专票', buyer_type: '个人', buyer_tax_code: '' },
+      { kind: INVOICE_TYPES['81'], buyer_type: '个人', buyer_tax_code: '' },
       {},
       invIssue(2, '购买方纳税人识别号', '开具专用发票须填写购买方纳税人识别号'),
     ],
@@ -1416,19 +1413,19 @@ describe('buildBatch: problems of 商品明细 rows', () => {
     [
       'a code outside the library without a short name',
       { tax_class_code: UNKNOWN_CODE },
-      [lineIssue(7, '分类简称', '编码库中没有该税收分类编码，请填写分类简称')],
+      [lineIssue(7, '商品简称', '编码库中没有该税收分类编码，请填写商品简称')],
     ],
     [
       'a short name of 121 characters',
       { short_name: '简'.repeat(121) },
-      [lineIssue(7, '分类简称', '分类简称最多120个字符')],
+      [lineIssue(7, '商品简称', '商品简称最多120个字符')],
     ],
     [
       'a bad code and a short name of 121 characters',
       { tax_class_code: '123', short_name: '简'.repeat(121) },
       [
         lineIssue(7, '税收分类编码', '税收分类编码须为19位数字'),
-        lineIssue(7, '分类简称', '分类简称最多120个字符'),
+        lineIssue(7, '商品简称', '商品简称最多120个字符'),
       ],
     ],
     ['a quantity that is no number', { quantity: 'abc' }, [lineIssue(7, '数量', '数量须为数字')]],
@@ -1601,7 +1598,7 @@ describe('buildBatch: the issuing rules mapped to cells', () => {
       'a short name with an invisible character',
       [item({ short_name: '软件\u200b服务' }, 5)],
       {},
-      [lineIssue(5, '分类简称', '商品简称含有不可见或控制字符，请删除后重新输入')],
+      [lineIssue(5, '商品简称', '商品简称含有不可见或控制字符，请删除后重新输入')],
     ],
     [
       'a spec of 151 characters',

@@ -11,6 +11,7 @@ import {
   INVOICE_TYPES,
   isDecimal,
   PREFERENTIAL_POLICIES,
+  TERMS,
 } from '@kaipiao/shared';
 import { maxLines, validateBlue } from '../invoices/validate.ts';
 import { INVOICE_COLUMNS, LINE_COLUMNS } from './columns.ts';
@@ -245,15 +246,17 @@ export function buildBatch(
     const v = r.values;
     const kindText = v.kind ?? '';
     const invoiceType = kindText ? parseKind(kindText) : ctx.defaultType;
-    if (!invoiceType) inv(r.row, 'kind', `发票种类“${kindText}”不正确，请从下拉列表中选择`);
+    if (!invoiceType) inv(r.row, 'kind', `${TERMS.invoiceKind}“${kindText}”不正确，请从下拉列表中选择`);
     else if (!ctx.deviceInvoiceTypes.includes(invoiceType)) {
-      inv(r.row, 'kind', `所选开票设备不能开具${BATCH_KIND_LABELS[invoiceType] ?? invoiceType}`);
+      inv(r.row, 'kind', `所选${TERMS.device}不能开具${BATCH_KIND_LABELS[invoiceType] ?? invoiceType}`);
     }
     // Stryker disable next-line StringLiteral: a missing 购买方类型 and the stand-in are both no buyer type
     const titleType = parseBuyerType(v.buyer_type ?? '');
-    if (!titleType) inv(r.row, 'buyer_type', '购买方类型须为“企业”或“个人”');
+    if (!titleType)
+      inv(r.row, 'buyer_type', `${TERMS.buyerType}须为“${BUYER_TYPE_LABELS[2]}”或“${BUYER_TYPE_LABELS[1]}”`);
     const includes = parseYesNo(v.price_includes_tax ?? '');
-    if (includes === null) inv(r.row, 'price_includes_tax', '单价金额含税须填“是”或“否”');
+    if (includes === null)
+      inv(r.row, 'price_includes_tax', `${TERMS.unitPrice}${TERMS.amount}含税须填“是”或“否”`);
 
     const rows = linesOf.get(serial) ?? [];
     if (rows.length === 0) inv(r.row, 'serial', '该发票在“商品明细”表中没有商品行');
@@ -344,33 +347,34 @@ function parseLine(
     ok = false;
   };
   const name = v.name ?? '';
-  if (!name) bad('name', '请填写项目名称');
-  else if (name.length > 600) bad('name', '项目名称最多600个字符');
+  if (!name) bad('name', `请填写${TERMS.itemName}`);
+  else if (name.length > 600) bad('name', `${TERMS.itemName}最多600个字符`);
   // Stryker disable next-line StringLiteral: a missing code and the stand-in fail the 19-digit check alike
   const code = v.tax_class_code ?? '';
   let shortName = v.short_name ?? '';
-  if (!/^\d{19}$/.test(code)) bad('tax_class_code', '税收分类编码须为19位数字');
+  if (!/^\d{19}$/.test(code)) bad('tax_class_code', `${TERMS.taxClassCode}须为19位数字`);
   else {
     const known = ctx.taxClasses.get(code);
     if (known?.isSummary) bad('tax_class_code', '汇总项编码不能用于开票，请填写其下级编码');
     else if (!shortName) {
       if (known) shortName = known.shortName;
-      else bad('short_name', '编码库中没有该税收分类编码，请填写分类简称');
+      else bad('short_name', `编码库中没有该${TERMS.taxClassCode}，请填写${TERMS.shortName}`);
     }
   }
-  if (shortName.length > 120) bad('short_name', '分类简称最多120个字符');
-  const quantity = number(v.quantity ?? '', 8, '数量');
+  if (shortName.length > 120) bad('short_name', `${TERMS.shortName}最多120个字符`);
+  const quantity = number(v.quantity ?? '', 8, TERMS.quantity);
   if (quantity.problem) bad('quantity', quantity.problem);
-  const price = number(v.price ?? '', 8, '单价');
+  const price = number(v.price ?? '', 8, TERMS.unitPrice);
   if (price.problem) bad('price', price.problem);
-  const amount = number(v.amount ?? '', 2, '金额');
+  const amount = number(v.amount ?? '', 2, TERMS.amount);
   if (amount.problem) bad('amount', amount.problem);
   if (!amount.problem && amount.value === null && (quantity.value === null || price.value === null)) {
-    bad('amount', '请填写金额，或同时填写数量和单价');
+    bad('amount', `请填写${TERMS.amount}，或同时填写${TERMS.quantity}和${TERMS.unitPrice}`);
   }
   // Stryker disable next-line StringLiteral: parseRate refuses both, and the message reads v.rate itself
   const rate = parseRate(v.rate ?? '');
-  if (!rate) bad('rate', v.rate ? `税率“${v.rate}”不正确，请从下拉列表中选择` : '请填写税率');
+  if (!rate)
+    bad('rate', v.rate ? `${TERMS.taxRate}“${v.rate}”不正确，请从下拉列表中选择` : `请填写${TERMS.taxRate}`);
   const policy = parsePolicy(v.policy ?? '');
   if (policy === null) bad('policy', '优惠政策标识不正确，请从下拉列表中选择');
   if (!ok || !rate) return null;
@@ -399,7 +403,7 @@ function parseLine(
   ) {
     const product = dec(includes ? computed.amountWithTax : computed.amount);
     if (product.minus(amount.value).abs().greaterThan('0.01')) {
-      bad('amount', `金额与数量×单价（${product.toFixed(2)}）不一致`);
+      bad('amount', `${TERMS.amount}与${TERMS.quantity}×${TERMS.unitPrice}（${product.toFixed(2)}）不一致`);
       return null;
     }
   }

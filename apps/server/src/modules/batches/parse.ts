@@ -146,7 +146,9 @@ async function readSheet(
   target: SheetRow[],
   issues: BatchIssue[],
 ): Promise<ParsedFile['fatal']> {
-  const byHeader = new Map(spec.columns.map((c) => [normHeader(c.header), c]));
+  const byHeader = new Map(
+    spec.columns.flatMap((c) => [c.header, ...(c.aliases ?? [])].map((h) => [normHeader(h), c] as const)),
+  );
   let colOf: Map<number, BatchColumn> | null = null;
   for await (const row of ws) {
     const values = row.values as ExcelJS.CellValue[];

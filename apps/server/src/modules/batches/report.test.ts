@@ -39,7 +39,7 @@ describe('batch upload report and dry run', () => {
       await files.template(),
       [
         invoiceRow(`${p}1`),
-        invoiceRow(`${p}2`, { 单价金额含税: '也许', 购买方类型: '公司', 发票种类: '纸票' }),
+        invoiceRow(`${p}2`, { 单价金额含税: '也许', 购买方类型: '公司', 发票种类: '手写发票' }),
       ],
       [lineRow('无此流水号'), lineRow(`${p}1`), lineRow(`${p}2`)],
     );
@@ -62,7 +62,7 @@ describe('batch upload report and dry run', () => {
 
   it('sorts problems found later (a code unknown to the table) before later rows found earlier', async () => {
     // row 4's malformed code is found while reading the file, row 3's unknown code (reported at
-    // 分类简称, a column to the right) only when the codes are looked up: the report still reads top
+    // 商品简称, a column to the right) only when the codes are looked up: the report still reads top
     // to bottom, by row before column
     const res = await send(
       await fileOf(
@@ -78,7 +78,7 @@ describe('batch upload report and dry run', () => {
       res.json.data.errors.map(
         (e: { sheet: string; row: number; column: string }) => `${e.sheet}:${e.row}:${e.column}`,
       ),
-    ).toEqual(['商品明细:3:分类简称', '商品明细:4:税收分类编码']);
+    ).toEqual(['商品明细:3:商品简称', '商品明细:4:税收分类编码']);
   });
 
   it('a file whose codes are all malformed is reported, not failed', async () => {
@@ -217,7 +217,7 @@ describe('batch upload report and dry run', () => {
         2,
         () => ({}),
         (i): CellMap =>
-          i === 2 ? { 项目名称: '餐饮服务', 税收分类编码: '3070401000000000000', 分类简称: '餐饮服务' } : {},
+          i === 2 ? { 项目名称: '餐饮服务', 税收分类编码: '3070401000000000000', 商品简称: '餐饮服务' } : {},
       ),
     );
     expect(two.json.code, JSON.stringify(two.json.data?.errors)).toBe(0);

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { BATCH_KIND_LABELS, BATCH_ROW_STATUS, BATCH_STATUS, beijingDateTime } from '@kaipiao/shared';
+import { BATCH_KIND_LABELS, BATCH_ROW_STATUS, BATCH_STATUS, beijingDateTime, TERMS } from '@kaipiao/shared';
 import type { Db } from '../../db/client.ts';
 import { loadExcelJS } from '../../lib/heavy-modules.ts';
 import { allRows, type BatchRecord } from './repo.ts';
@@ -10,14 +10,14 @@ export const RESULT_HEADERS = [
   '发票信息行号',
   '拆分',
   '开票流水号',
-  '发票种类',
-  '购买方名称',
-  '不含税金额',
-  '价税合计',
+  TERMS.invoiceKind,
+  `${TERMS.buyer}名称`,
+  TERMS.totalAmount,
+  TERMS.totalWithTax,
   '状态',
-  '发票代码',
-  '发票号码',
-  '开票时间',
+  TERMS.invoiceCode,
+  TERMS.invoiceNo,
+  TERMS.issueTime,
   '失败原因',
 ] as const;
 

@@ -117,7 +117,10 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
         ]),
       );
       // the buyer-type list of column C
-      expect(inv.getCell('C2').dataValidation).toMatchObject({ type: 'list', formulae: ['"企业,个人"'] });
+      expect(inv.getCell('C2').dataValidation).toMatchObject({
+        type: 'list',
+        formulae: ['"企业,个人/非企业单位"'],
+      });
       expect(inv.getCell('A1').note).toBeTruthy();
     });
   });
@@ -239,7 +242,7 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
       const p = `PAPER${++seq}x`;
       const lines = Array.from({ length: 10 }, (_, i) => lineRow(`${p}1`, { 项目名称: `服务${i + 1}` }));
       const res = await send(
-        await fillTemplate(template, [invoiceRow(`${p}1`, { 发票种类: '纸质普票' })], lines),
+        await fillTemplate(template, [invoiceRow(`${p}1`, { 发票种类: '增值税普通发票' })], lines),
         {
           device: f.ids.goldenMain,
           type: '007',
@@ -392,7 +395,7 @@ describe('batch issuing (/v3/batch-invoice/*)', () => {
 
     it('refuses a kind the device cannot issue and a device of another store', async () => {
       const errs = await refused(
-        await send(await file(1, { inv: () => ({ 发票种类: '纸质专票' }) })),
+        await send(await file(1, { inv: () => ({ 发票种类: '增值税专用发票' }) })),
         BATCH_CODE.ROWS_INVALID,
       );
       expect(errs[0]).toMatchObject({ sheet: '发票信息', column: '发票种类' });

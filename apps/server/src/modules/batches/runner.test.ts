@@ -180,8 +180,8 @@ describe('batch runner', () => {
     expect(res.json.data.status).toBe('running');
     return id;
   };
-  /** A batch of 纸质普票 on the 金税盘, another device than the 数电 account's. */
-  const paper = (n: number) => running(n, { device: f.ids.goldenMain, type: '007', kind: '纸质普票' });
+  /** A batch of 增值税普通发票 (007) on the 金税盘, another device than the 数电 account's. */
+  const paper = (n: number) => running(n, { device: f.ids.goldenMain, type: '007', kind: '增值税普通发票' });
 
   const rowsOf = async (id: number) =>
     (

@@ -183,10 +183,10 @@ describe('cell parsers', () => {
   });
 
   it('reads kinds and policies by label, code or name', () => {
-    expect(parseKind('数电普票')).toBe('82');
+    expect(parseKind('数电普票')).toBe('82'); // glossary-allow: an earlier template's label, still read
     expect(parseKind('81')).toBe('81');
     expect(parseKind('电子发票（普通发票）')).toBe('82');
-    expect(parseKind('纸质专票(004)')).toBe('004');
+    expect(parseKind('增值税专用发票(004)')).toBe('004');
     expect(parseKind('发票')).toBeNull();
     expect(parsePolicy('01-简易征收')).toBe('01');
     expect(parsePolicy('3')).toBe('03');

@@ -5,6 +5,7 @@ import {
   Dec,
   dec,
   fixed,
+  TERMS,
   type Totals,
   trimmed,
 } from '@kaipiao/shared';
@@ -57,7 +58,7 @@ function piece(
  */
 function cutLine(line: BatchLine, k: number, includes: boolean): BatchLine[] {
   // Stryker disable next-line StringLiteral: the quantity was read and checked before: the label never shows
-  const q = line.quantity === null ? null : dec(line.quantity, '数量');
+  const q = line.quantity === null ? null : dec(line.quantity, TERMS.quantity);
   if (q && line.price !== null && q.isInteger() && q.greaterThanOrEqualTo(k)) {
     const base = q.divToInt(k);
     const extra = q.minus(base.times(k)).toNumber();
@@ -123,7 +124,7 @@ export function splitInvoice(
       return {
         ok: false,
         row: line.row,
-        message: `金额超过单张限额（${opts.perInvoiceLimit}元）的${MAX_PIECES}倍，无法自动拆分，请核对金额`,
+        message: `${TERMS.amount}超过单张限额（${opts.perInvoiceLimit}元）的${MAX_PIECES}倍，无法自动拆分，请核对${TERMS.amount}`,
       };
     }
     units.push(...pieces);

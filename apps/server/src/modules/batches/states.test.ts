@@ -116,7 +116,7 @@ describe('batch states and refusals', () => {
     'SU',
   );
   const send = (content: Buffer, o: SendOpts = {}) => uploads.send(content, o);
-  /** Uploads a ready batch of `n` 数电普票 on the 数电 account at 文三路总部: its id. */
+  /** Uploads a ready batch of `n` 电子发票（普通发票） on the 数电 account at 文三路总部: its id. */
   const newBatch = async (n = 3) => {
     const res = await send(await file(n));
     expect(res.json.code, res.json.message).toBe(0);
@@ -649,7 +649,7 @@ describe('batch states and refusals', () => {
 
     it('a device of this business not bound to the store: 13101', async () => {
       await refusedUpload(
-        file(1, () => ({ 发票种类: '纸质普票' })),
+        file(1, () => ({ 发票种类: '增值税普通发票' })),
         { device: f.ids.goldenBranch, type: '007' },
         err(INVOICE_CODE.DEVICE_NOT_BOUND),
       );
@@ -666,7 +666,7 @@ describe('batch states and refusals', () => {
           )
         ).rows[0]!.id,
       );
-      const content = () => file(1, () => ({ 发票种类: '电子普票' }));
+      const content = () => file(1, () => ({ 发票种类: '增值税电子普通发票' }));
       await refusedUpload(content(), { device: hosted, type: '026' }, err(INVOICE_CODE.DEVICE_NOT_BOUND));
       const ok = await send(await content(), { device: hosted, type: '026', sid: f.ids.sh });
       expect(ok.json.code, JSON.stringify(ok.json)).toBe(0);
@@ -849,11 +849,14 @@ describe('batch states and refusals', () => {
           sql`select id, next_no from channel_number_ranges where device_id = ${disc}`,
         )
       ).rows;
-      // two 纸质普票 and one 纸质专票
-      const res = await send(await file(3, (i) => ({ 发票种类: i === 3 ? '纸质专票' : '纸质普票' })), {
-        device: disc,
-        type: '007',
-      });
+      // two 增值税普通发票 and one 增值税专用发票
+      const res = await send(
+        await file(3, (i) => ({ 发票种类: i === 3 ? '增值税专用发票' : '增值税普通发票' })),
+        {
+          device: disc,
+          type: '007',
+        },
+      );
       expect(res.json.code, JSON.stringify(res.json)).toBe(0);
       const id = res.json.data.batch_id as number;
       try {
@@ -865,7 +868,7 @@ describe('batch states and refusals', () => {
           message: `${QUOTA_MSG}（增值税专用发票需 1 张，剩余 0 张；增值税普通发票需 2 张，剩余 0 张）`,
         });
         await f.dev('stock', { device_id: disc, invoice_type: '007', count: 1 });
-        // 纸质专票 exactly enough (1 of 1) is not named among the kinds short of stock
+        // 增值税专用发票 exactly enough (1 of 1) is not named among the kinds short of stock
         await f.dev('stock', { device_id: disc, invoice_type: '004', count: 1 });
         const dr = await dryRun(id);
         expect(dr).toMatchObject({

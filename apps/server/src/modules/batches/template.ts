@@ -1,4 +1,4 @@
-import { BATCH_LIMITS, BATCH_SHEETS } from '@kaipiao/shared';
+import { BATCH_LIMITS, BATCH_SHEETS, TERMS } from '@kaipiao/shared';
 import type ExcelJS from 'exceljs';
 import { loadExcelJS } from '../../lib/heavy-modules.ts';
 import {
@@ -68,7 +68,7 @@ export async function batchTemplate(): Promise<Buffer> {
   help.getRow(1).font = { bold: true, size: 14 };
 
   const options = wb.addWorksheet(OPTIONS_SHEET, { state: 'hidden' });
-  options.addRow(['发票种类', '税率', '优惠政策标识']);
+  options.addRow([TERMS.invoiceKind, TERMS.taxRate, '优惠政策标识']);
   const n = Math.max(KIND_OPTIONS.length, RATE_OPTIONS.length, POLICY_OPTIONS.length);
   for (let i = 0; i < n; i++)
     options.addRow([KIND_OPTIONS[i] ?? null, RATE_OPTIONS[i] ?? null, POLICY_OPTIONS[i] ?? null]);

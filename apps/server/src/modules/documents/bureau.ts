@@ -4,6 +4,8 @@
  * provincial bureau, or the bureau of a city with its own (大连, 宁波, 厦门, 青岛, 深圳 — 计划单列市).
  */
 
+import { TERMS } from '@kaipiao/shared';
+
 /** 附件一: xzjg (行政机关, 5 digits) → 区域名称; the 附件二 bureau name is 国家税务总局 + 名称 + 税务局. */
 const XZJG: Record<string, string> = {
   '11100': '北京市',
@@ -99,7 +101,7 @@ export function supervisingBureau(inv: {
 }): SupervisingBureau {
   const xzjg =
     xzjgOfDivision(divisionOfTaxCode(inv.seller.taxCode)) ?? xzjgOfDivision(divisionOfNumbers(inv));
-  if (!xzjg) throw new Error(`无法从销售方纳税人识别号 ${inv.seller.taxCode} 确定监制税务机关`);
+  if (!xzjg) throw new Error(`无法从${TERMS.seller}${TERMS.taxCode} ${inv.seller.taxCode} 确定监制税务机关`);
   return {
     xzjg,
     tag: `SWEI${xzjg.slice(1)}`,

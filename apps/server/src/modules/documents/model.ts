@@ -107,7 +107,7 @@ export type InvoiceDocData = {
 };
 
 export const invoiceTitle = (type: string): string =>
-  (INVOICE_TYPES as Record<string, string>)[type] ?? '电子发票（普通发票）';
+  (INVOICE_TYPES as Record<string, string>)[type] ?? INVOICE_TYPES['82'];
 
 export const isDigitalType = (type: string) => (DIGITAL_INVOICE_TYPES as readonly string[]).includes(type);
 

@@ -1,4 +1,4 @@
-import { beijingChineseDay } from '@kaipiao/shared';
+import { beijingChineseDay, TERMS } from '@kaipiao/shared';
 import type { InvoiceDocData } from './model.ts';
 import { SPECIFIC_LABELS, sealBureau } from './pdf-labels.ts';
 import {
@@ -56,8 +56,8 @@ export function drawHeader(pen: Pen, inv: InvoiceDocData, page: { index: number;
   const em = ptToMm(9);
   const second = INFO.bottom - em * 0.12;
   const rows: [string, string][] = [
-    ['发票号码：', inv.invoiceNo],
-    ['开票日期：', beijingChineseDay(inv.issuedAt)],
+    [`${TERMS.invoiceNo}：`, inv.invoiceNo],
+    [`${TERMS.issueDate}：`, beijingChineseDay(inv.issuedAt)],
   ];
   rows.forEach(([label, value], i) => {
     const baseline = second - (rows.length - 1 - i) * (em + INFO.gap);

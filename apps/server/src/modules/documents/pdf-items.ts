@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared';
 import { money2, rateAndTax, toCapital, trimDecimal } from './format.ts';
 import type { DocLine, InvoiceDocData } from './model.ts';
 import {
@@ -26,14 +27,14 @@ export type Col = {
 export function columns(inv: InvoiceDocData): Col[] {
   const qty = (l: DocLine) => trimDecimal(l.quantity);
   const price = (l: DocLine) => trimDecimal(l.unitPrice);
-  const name = (w: number): Col => ({ title: '项目名称', w, align: 'left', cell: (l) => l.name });
-  const unit = (w: number): Col => ({ title: '单位', w, align: 'center', cell: (l) => l.unit });
-  const count = (w: number): Col => ({ title: '数量', w, align: 'right', cell: qty });
-  const each = (w: number): Col => ({ title: '单价', w, align: 'right', cell: price });
+  const name = (w: number): Col => ({ title: TERMS.itemName, w, align: 'left', cell: (l) => l.name });
+  const unit = (w: number): Col => ({ title: TERMS.unit, w, align: 'center', cell: (l) => l.unit });
+  const count = (w: number): Col => ({ title: TERMS.quantity, w, align: 'right', cell: qty });
+  const each = (w: number): Col => ({ title: TERMS.unitPrice, w, align: 'right', cell: price });
   const tail = (wa: number, wr: number, wt: number): Col[] => [
-    { title: '金额', w: wa, align: 'right', cell: (l) => money2(l.amount) },
-    { title: '税率/征收率', w: wr, align: 'center', cell: (l) => rateAndTax(l).rate },
-    { title: '税额', w: wt, align: 'right', cell: (l) => rateAndTax(l).tax },
+    { title: TERMS.amount, w: wa, align: 'right', cell: (l) => money2(l.amount) },
+    { title: `${TERMS.taxRate}/征收率`, w: wr, align: 'center', cell: (l) => rateAndTax(l).rate },
+    { title: TERMS.taxAmount, w: wt, align: 'right', cell: (l) => rateAndTax(l).tax },
   ];
   const s = inv.specific;
   if (s?.code === '03') {
@@ -64,7 +65,7 @@ export function columns(inv: InvoiceDocData): Col[] {
   if (s?.code === '09') return [name(58), each(33), count(30), ...tail(26, 27, 27)];
   return [
     name(37),
-    { title: '规格型号', w: 24, align: 'left', cell: (l) => l.spec },
+    { title: TERMS.spec, w: 24, align: 'left', cell: (l) => l.spec },
     unit(12),
     count(25),
     each(25),
@@ -224,7 +225,12 @@ export function drawTotalRow(pen: Pen, inv: InvoiceDocData, y: number) {
   const x1 = FRAME_X + labelW;
   pen.line(x1, y, x1, y + TOTAL_ROW);
   const base = mid(y, TOTAL_ROW);
-  pen.text('价税合计（大写）', FRAME_X, base, { face: 'kai', color: BROWN, w: labelW, align: 'center' });
+  pen.text(TERMS.totalWithTaxCapital, FRAME_X, base, {
+    face: 'kai',
+    color: BROWN,
+    w: labelW,
+    align: 'center',
+  });
   drawCircledTimes(pen, x1 + 2, y + (TOTAL_ROW - 4) / 2);
   pen.text(toCapital(inv.totalWithTax), x1 + 7.5, base, { w: CAPITAL_W - 8 });
   const smallX = x1 + CAPITAL_W;

@@ -1,4 +1,4 @@
-import { INVOICE_TYPES } from '@kaipiao/shared';
+import { INVOICE_TYPES, TERMS } from '@kaipiao/shared';
 
 /**
  * Every fixed text the invoice prints in 楷体 (spec §三 1.2/1.3: titles, 版面元素名称, the seal). The
@@ -68,17 +68,17 @@ export const SPECIFIC_LABELS: Record<string, string> = {
 
 export const SEAL_TOP = '全国统一发票监制章';
 export const SEAL_MIDDLE = '国家税务总局';
-export const RED_WATERMARK = '红字发票';
+export const RED_WATERMARK = TERMS.redInvoice;
 
 const COLUMN_TITLES = [
-  '项目名称',
-  '规格型号',
-  '单位',
-  '数量',
-  '单价',
-  '金额',
-  '税率/征收率',
-  '税额',
+  TERMS.itemName,
+  TERMS.spec,
+  TERMS.unit,
+  TERMS.quantity,
+  TERMS.unitPrice,
+  TERMS.amount,
+  `${TERMS.taxRate}/征收率`,
+  TERMS.taxAmount,
   '建筑服务发生地',
   '建筑项目名称',
   '产权证书/不动产权证号',
@@ -95,32 +95,32 @@ const COLUMN_TITLES = [
   '等级',
   '交通工具类型',
   '货物或应税劳务、服务名称',
-  '税率',
+  TERMS.taxRate,
 ];
 
 const LABELS = [
-  '购买方信息',
-  '销售方信息',
+  `${TERMS.buyer}信息`,
+  `${TERMS.seller}信息`,
   '名称：',
-  '统一社会信用代码/纳税人识别号：',
-  '发票号码：',
-  '开票日期：',
-  '发票代码：',
+  `统一社会信用代码/${TERMS.taxCode}：`,
+  `${TERMS.invoiceNo}：`,
+  `${TERMS.issueDate}：`,
+  `${TERMS.invoiceCode}：`,
   '校验码：',
   '机器编号：',
   '合计',
   '小计',
-  '价税合计（大写）',
+  TERMS.totalWithTaxCapital,
   '（小写）',
-  '备注',
-  '开票人：',
-  '收款人：',
+  TERMS.remark,
+  `${TERMS.drawer}：`,
+  `${TERMS.payee}：`,
   '复核：',
-  '销售方：（章）',
-  '购买方',
-  '销售方',
+  `${TERMS.seller}：（章）`,
+  TERMS.buyer,
+  TERMS.seller,
   '密码区',
-  '纳税人识别号：',
+  `${TERMS.taxCode}：`,
   '地址、电话：',
   '开户行及账号：',
   '共页第',

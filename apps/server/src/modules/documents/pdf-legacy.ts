@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { beijingChineseDay } from '@kaipiao/shared';
+import { beijingChineseDay, TERMS } from '@kaipiao/shared';
 import { money2, rateAndTax, toCapital, trimDecimal } from './format.ts';
 import type { DocParty, InvoiceDocData } from './model.ts';
 import { type Col, drawCell } from './pdf-items.ts';
@@ -27,13 +27,13 @@ const PAGE_H = 140;
 
 const columns = (): Col[] => [
   { title: '货物或应税劳务、服务名称', w: 50, align: 'left', cell: (l) => l.name },
-  { title: '规格型号', w: 20, align: 'left', cell: (l) => l.spec },
-  { title: '单位', w: 12, align: 'center', cell: (l) => l.unit },
-  { title: '数量', w: 18, align: 'right', cell: (l) => trimDecimal(l.quantity) },
-  { title: '单价', w: 24, align: 'right', cell: (l) => trimDecimal(l.unitPrice) },
-  { title: '金额', w: 26, align: 'right', cell: (l) => money2(l.amount) },
-  { title: '税率', w: 14, align: 'center', cell: (l) => rateAndTax(l).rate },
-  { title: '税额', w: 26, align: 'right', cell: (l) => rateAndTax(l).tax },
+  { title: TERMS.spec, w: 20, align: 'left', cell: (l) => l.spec },
+  { title: TERMS.unit, w: 12, align: 'center', cell: (l) => l.unit },
+  { title: TERMS.quantity, w: 18, align: 'right', cell: (l) => trimDecimal(l.quantity) },
+  { title: TERMS.unitPrice, w: 24, align: 'right', cell: (l) => trimDecimal(l.unitPrice) },
+  { title: TERMS.amount, w: 26, align: 'right', cell: (l) => money2(l.amount) },
+  { title: TERMS.taxRate, w: 14, align: 'center', cell: (l) => rateAndTax(l).rate },
+  { title: TERMS.taxAmount, w: 26, align: 'right', cell: (l) => rateAndTax(l).tax },
 ];
 
 /** Deterministic stand-in for the 密码区 (the sandbox has no real cipher). */
@@ -66,7 +66,7 @@ function spreadLabel(pen: Pen, label: string, x: number, baseline: number, width
 function partyBlock(pen: Pen, p: DocParty, x: number, y: number) {
   const rows: [string, string][] = [
     ['名称：', p.name],
-    ['纳税人识别号：', p.taxCode],
+    [`${TERMS.taxCode}：`, p.taxCode],
     ['地址、电话：', [p.address, p.phone].filter(Boolean).join(' ')],
     ['开户行及账号：', [p.bankName, p.bankAccount].filter(Boolean).join(' ')],
   ];
@@ -123,9 +123,9 @@ function drawLegacyPage(pen: Pen, inv: InvoiceDocData, page: LegacyPage) {
   pen.line(70, 18, 140, 18);
   drawSeal(pen, 105, 18, 30, 20, sealBureau(inv.seller.taxCode));
   const info: [string, string][] = [
-    ['发票代码：', inv.invoiceCode],
-    ['发票号码：', inv.invoiceNo],
-    ['开票日期：', beijingChineseDay(inv.issuedAt)],
+    [`${TERMS.invoiceCode}：`, inv.invoiceCode],
+    [`${TERMS.invoiceNo}：`, inv.invoiceNo],
+    [`${TERMS.issueDate}：`, beijingChineseDay(inv.issuedAt)],
     ...(inv.checkCode
       ? ([['校验码：', inv.checkCode.replace(/(\d{5})(?=\d)/g, '$1 ')]] as [string, string][])
       : []),
@@ -152,7 +152,7 @@ function drawLegacyPage(pen: Pen, inv: InvoiceDocData, page: LegacyPage) {
   let y = HEADER_H;
   pen.rect(X0, y, W, frameH);
   for (const x of [6, 110, 116]) pen.line(X0 + x, y, X0 + x, y + PARTY_H);
-  vertical(pen, '购买方', X0, y, 6, PARTY_H);
+  vertical(pen, TERMS.buyer, X0, y, 6, PARTY_H);
   vertical(pen, '密码区', X0 + 110, y, 6, PARTY_H);
   partyBlock(pen, inv.buyer, X0 + 8, y);
   cipherLines(inv).forEach((c, i) => {
@@ -192,7 +192,7 @@ function drawLegacyPage(pen: Pen, inv: InvoiceDocData, page: LegacyPage) {
   pen.line(X0, y, X0 + W, y);
   pen.line(X0 + 32, y, X0 + 32, y + TOTAL_ROW);
   const tb = base(y, TOTAL_ROW);
-  pen.text('价税合计（大写）', X0, tb, { face: 'kai', color: BROWN, w: 32, align: 'center' });
+  pen.text(TERMS.totalWithTaxCapital, X0, tb, { face: 'kai', color: BROWN, w: 32, align: 'center' });
   drawCircledTimes(pen, X0 + 34, y + 1.5);
   const lw = pen.text('（小写）', X0 + 135, tb, { face: 'kai', color: BROWN });
   if (page.last) {
@@ -202,8 +202,8 @@ function drawLegacyPage(pen: Pen, inv: InvoiceDocData, page: LegacyPage) {
   y += TOTAL_ROW;
   pen.line(X0, y, X0 + W, y);
   for (const bx of [6, 110, 116]) pen.line(X0 + bx, y, X0 + bx, y + PARTY_H);
-  vertical(pen, '销售方', X0, y, 6, PARTY_H);
-  vertical(pen, '备注', X0 + 110, y, 6, PARTY_H);
+  vertical(pen, TERMS.seller, X0, y, 6, PARTY_H);
+  vertical(pen, TERMS.remark, X0 + 110, y, 6, PARTY_H);
   partyBlock(pen, inv.seller, X0 + 8, y);
   remarkLines(inv)
     .flatMap((l) => pen.wrap(l, 71, 'song', 7.5))
@@ -214,10 +214,10 @@ function drawLegacyPage(pen: Pen, inv: InvoiceDocData, page: LegacyPage) {
   const fy = HEADER_H + frameH + 5;
   // the old form's footer: 收款人 / 复核 / 开票人 / 销售方（章）
   const footer: [string, string, number][] = [
-    ['收款人：', inv.payee, 8],
+    [`${TERMS.payee}：`, inv.payee, 8],
     ['复核：', inv.reviewer, 55],
-    ['开票人：', inv.drawer, 102],
-    ['销售方：（章）', '', 150],
+    [`${TERMS.drawer}：`, inv.drawer, 102],
+    [`${TERMS.seller}：（章）`, '', 150],
   ];
   for (const [k, v, fx] of footer) {
     const kw = pen.text(k, X0 + fx, fy, { face: 'kai', size: 8, color: BROWN });

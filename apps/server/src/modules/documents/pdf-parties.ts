@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared';
 import type { DocParty, InvoiceDocData } from './model.ts';
 import { FRAME_TOP, FRAME_X, PARTY_COLS, PARTY_H } from './pdf-layout.ts';
 import { BROWN, type Pen } from './pdf-pen.ts';
@@ -15,8 +16,8 @@ export function drawParties(pen: Pen, inv: InvoiceDocData) {
   const [labelW, infoW] = PARTY_COLS as [number, number];
   const y0 = FRAME_TOP;
   const sides: [string, DocParty][] = [
-    ['购买方信息', inv.buyer],
-    ['销售方信息', inv.seller],
+    [`${TERMS.buyer}信息`, inv.buyer],
+    [`${TERMS.seller}信息`, inv.seller],
   ];
   sides.forEach(([label, party], i) => {
     const x = FRAME_X + i * (labelW + infoW);
@@ -34,7 +35,7 @@ export function drawParties(pen: Pen, inv: InvoiceDocData) {
     const avail = infoW - 3;
     const nameLabelW = pen.text('名称：', fx, NAME_BASELINE, { face: 'kai', color: BROWN });
     drawName(pen, party.name, fx + nameLabelW, avail - nameLabelW);
-    const taxLabel = '统一社会信用代码/纳税人识别号：';
+    const taxLabel = `统一社会信用代码/${TERMS.taxCode}：`;
     const taxLabelW = pen.text(taxLabel, fx, TAX_BASELINE, { face: 'kai', color: BROWN });
     pen.text(party.taxCode, fx + taxLabelW, TAX_BASELINE, {
       face: 'courier',

@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared';
 import type { InvoiceDocData } from './model.ts';
 import { FOOTER_BOTTOM, FRAME_R, FRAME_X, REMARK_H, REMARK_LABEL_W } from './pdf-layout.ts';
 import { BROWN, type Pen, ptToMm } from './pdf-pen.ts';
@@ -34,6 +35,6 @@ export function drawRemark(pen: Pen, inv: InvoiceDocData, y: number) {
 /** 票尾 (spec §三 1.7): 开票人, its bottom edge 7.5 mm above the page's bottom; never wrapped. */
 export function drawFooter(pen: Pen, inv: InvoiceDocData, pageH: number) {
   const base = pageH - FOOTER_BOTTOM - ptToMm(9) * 0.12;
-  const lw = pen.text('开票人：', FRAME_X + 10, base, { face: 'kai', color: BROWN });
+  const lw = pen.text(`${TERMS.drawer}：`, FRAME_X + 10, base, { face: 'kai', color: BROWN });
   pen.text(inv.drawer, FRAME_X + 10 + lw, base, { w: 80 });
 }

@@ -1,4 +1,4 @@
-import { GOODS_TRANSPORT_VEHICLES, ID_DOCUMENT_TYPES, PASSENGER_VEHICLES } from '@kaipiao/shared';
+import { GOODS_TRANSPORT_VEHICLES, ID_DOCUMENT_TYPES, PASSENGER_VEHICLES, TERMS } from '@kaipiao/shared';
 import type { InvoiceDocData } from './model.ts';
 
 /**
@@ -88,9 +88,9 @@ export function remarkLines(inv: InvoiceDocData): string[] {
   const bank = (who: '购方' | '销方', p: InvoiceDocData['buyer']) =>
     `${who}开户银行:${p.bankName};${REMARK_SEPARATOR}银行账号:${p.bankAccount};`;
   if (inv.showBank?.buyer && (inv.buyer.bankName || inv.buyer.bankAccount))
-    lines.push(bank('购方', inv.buyer));
+    lines.push(bank(TERMS.buyerShort, inv.buyer));
   if (inv.showBank?.seller && (inv.seller.bankName || inv.seller.bankAccount))
-    lines.push(bank('销方', inv.seller));
+    lines.push(bank(TERMS.sellerShort, inv.seller));
   const stay = inv.hotelStay;
   if (stay) {
     const extra = [
@@ -101,9 +101,10 @@ export function remarkLines(inv: InvoiceDocData): string[] {
     if (extra.length) lines.push(`${extra.join('；')};`);
   }
   lines.push(...own);
-  const people = [inv.payee && `收款人:${inv.payee};`, inv.reviewer && `复核人:${inv.reviewer};`].filter(
-    Boolean,
-  );
+  const people = [
+    inv.payee && `${TERMS.payee}:${inv.payee};`,
+    inv.reviewer && `${TERMS.reviewer}:${inv.reviewer};`,
+  ].filter(Boolean);
   if (people.length) lines.push(people.join(REMARK_SEPARATOR));
   return lines;
 }

@@ -1,3 +1,4 @@
+import { INVOICE_TYPES } from '@kaipiao/shared';
 import type { DocLine, InvoiceDocData } from './model.ts';
 import { buildQrString } from './qr.ts';
 
@@ -43,7 +44,7 @@ export function sampleInvoice(overrides: Partial<InvoiceDocData> = {}, lineCount
   const fmt = (c: number) => (c / 100).toFixed(2);
   const inv: InvoiceDocData = {
     invoiceType: '82',
-    title: '电子发票（普通发票）',
+    title: INVOICE_TYPES['82'],
     digital: true,
     red: false,
     invoiceCode: '',

@@ -1,4 +1,4 @@
-import { beijingChineseDay } from '@kaipiao/shared';
+import { beijingChineseDay, TERMS } from '@kaipiao/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -24,7 +24,7 @@ export function fileNameFor(
   kind: FileKind,
 ): string {
   const no = inv.invoiceCode ? `${inv.invoiceCode}_${inv.invoiceNo}` : inv.invoiceNo;
-  return `${invoiceTitle(inv.invoiceType)}${inv.red ? '（红字）' : ''}_${no}.${kind}`;
+  return `${invoiceTitle(inv.invoiceType)}${inv.red ? `（${TERMS.redShort}）` : ''}_${no}.${kind}`;
 }
 
 /** The tenant's invoice head: what the routes check before touching files. */
@@ -127,15 +127,15 @@ export type EmailOutcome = { ok: true; outboxId: number } | { ok: false; error: 
 function composeEmail(h: InvoiceHead) {
   const no = h.invoiceCode ? `${h.invoiceCode} ${h.invoiceNo}` : (h.invoiceNo ?? '');
   const date = h.issuedAt ? beijingChineseDay(h.issuedAt) : '';
-  const kind = `${invoiceTitle(h.invoiceType)}${h.direction === 'red' ? '（红字）' : ''}`;
-  const subject = `您收到一张${h.sellerName}开具的电子发票【发票号码：${no}】`;
+  const kind = `${invoiceTitle(h.invoiceType)}${h.direction === 'red' ? `（${TERMS.redShort}）` : ''}`;
+  const subject = `您收到一张${h.sellerName}开具的电子发票【${TERMS.invoiceNo}：${no}】`;
   const facts: [string, string][] = [
-    ['发票种类', kind],
-    ['销售方', h.sellerName],
-    ['购买方', h.buyerName],
-    ['发票号码', no],
-    ['开票日期', date],
-    ['价税合计', yuan(h.totalWithTax)],
+    [TERMS.invoiceKind, kind],
+    [TERMS.seller, h.sellerName],
+    [TERMS.buyer, h.buyerName],
+    [TERMS.invoiceNo, no],
+    [TERMS.issueDate, date],
+    [TERMS.totalWithTax, yuan(h.totalWithTax)],
   ];
   const text = [
     '尊敬的客户，您好：',

@@ -76,7 +76,7 @@ const oldKind = (o: Partial<InvoiceDocData> = {}) =>
   });
 
 describe('invoice XML — bureau spec V5.002 §四, validated against einvoice-v0.36.xsd', () => {
-  it('blue 普票: the 0.36 header, labels, parties, totals, lines with 含税金额, the supervising bureau', async () => {
+  it('blue 普票: the 0.36 header, labels, parties, totals, lines with 金额（含税）, the supervising bureau', async () => {
     const inv = sampleInvoice();
     const xml = renderInvoiceXml(inv);
     await expectValid(xml);

@@ -5,6 +5,7 @@ import {
   type ImportResult,
   PREFERENTIAL_POLICIES,
   rateLabel,
+  TERMS,
 } from '@kaipiao/shared';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -20,26 +21,26 @@ import { goodsValues, toGoodsItem } from './service.ts';
 
 /** The goods sheet (export = import template + 简称 and the printed name). */
 export const GOODS_COLUMNS: readonly SheetColumn[] = [
-  { key: 'name', header: '项目名称', required: true, width: 28 },
-  { key: 'tax_class_code', header: '税收分类编码', required: true, text: true, width: 24 },
-  { key: 'short_name', header: '商品简称', exportOnly: true, width: 18 },
+  { key: 'name', header: TERMS.itemName, required: true, width: 28 },
+  { key: 'tax_class_code', header: TERMS.taxClassCode, required: true, text: true, width: 24 },
+  { key: 'short_name', header: TERMS.shortName, exportOnly: true, width: 18 },
   { key: 'full_name', header: '发票显示名称', exportOnly: true, width: 32 },
-  { key: 'spec', header: '规格型号', text: true },
-  { key: 'unit', header: '单位', width: 10 },
-  { key: 'price', header: '单价', width: 14 },
-  { key: 'price_includes_tax', header: '单价含税', width: 10 },
-  { key: 'tax_rate', header: '税率', required: true, width: 10 },
+  { key: 'spec', header: TERMS.spec, text: true },
+  { key: 'unit', header: TERMS.unit, width: 10 },
+  { key: 'price', header: TERMS.unitPrice, width: 14 },
+  { key: 'price_includes_tax', header: `${TERMS.unitPrice}含税`, width: 10 },
+  { key: 'tax_rate', header: TERMS.taxRate, required: true, width: 10 },
   { key: 'preferential', header: '优惠政策', width: 22 },
   { key: 'is_default', header: '默认商品', width: 10 },
 ];
 
 export const GOODS_TEMPLATE_NOTES = [
-  '商品编码导入说明',
+  `${TERMS.goodsCode}导入说明`,
   '1. 第一行为表头，请勿修改；带 * 的列必填。每次最多导入5000行，仅支持 .xlsx 文件。',
-  '2. 项目名称：最多300个字符；同一企业内“项目名称+规格型号”相同的商品会被更新，不会重复新增。',
-  '3. 税收分类编码：19位数字，须为系统编码库中的非汇总项编码（可在“新增商品”中搜索查看）。请保持该列为文本格式。',
-  '4. 单价：可为空；大于0，最多8位小数。单价含税：填“是”或“否”，为空视为“是”。',
-  '5. 税率：填写如 6%、13%、1%，或 0.06；0税率请在税率列填“免税”“不征税”或“0%”（普通零税率）。',
+  `2. ${TERMS.itemName}：最多300个字符；同一企业内“${TERMS.itemName}+${TERMS.spec}”相同的商品会被更新，不会重复新增。`,
+  `3. ${TERMS.taxClassCode}：19位数字，须为系统编码库中的非汇总项编码（可在“新增商品”中搜索查看）。请保持该列为文本格式。`,
+  `4. ${TERMS.unitPrice}：可为空；大于0，最多8位小数。${TERMS.unitPrice}含税：填“是”或“否”，为空视为“是”。`,
+  `5. ${TERMS.taxRate}：填写如 6%、13%、1%，或 0.06；0${TERMS.taxRate}请在${TERMS.taxRate}列填“免税”“不征税”或“0%”（普通零税率）。`,
   `6. 优惠政策：可为空，或填写数电优惠政策标识的代码或名称，如 03 或 免税（${Object.values(PREFERENTIAL_POLICIES).slice(0, 4).join('、')}…）。`,
   '7. 默认商品：填“是”的商品为开票页默认带出的商品，整个文件最多一行为“是”。',
   '8. 请勿使用公式，如有公式请先“选择性粘贴为数值”。',
@@ -68,7 +69,7 @@ export function goodsExportRow(g: GoodsItem): CellRow {
 export async function exportGoods(db: Db, clientId: number, keyword: string): Promise<Buffer> {
   const rows = await repo.allGoods(db, clientId, keyword);
   return buildWorkbook({
-    sheetName: '商品编码',
+    sheetName: TERMS.goodsCode,
     columns: GOODS_COLUMNS,
     rows: rows.map((r) => goodsExportRow(toGoodsItem(r))),
   });
@@ -76,7 +77,7 @@ export async function exportGoods(db: Db, clientId: number, keyword: string): Pr
 
 export function goodsTemplate(): Promise<Buffer> {
   return buildWorkbook({
-    sheetName: '商品编码',
+    sheetName: TERMS.goodsCode,
     columns: GOODS_COLUMNS.filter((c) => !c.exportOnly),
     rows: [],
     notes: GOODS_TEMPLATE_NOTES,
@@ -151,7 +152,7 @@ export async function importGoods(
   for (const { row, values: cells } of rows) {
     const err = (column: string, message: string) => problems.push({ row, column, message });
     const includesTax = parseYesNo(cells.price_includes_tax ?? '', true);
-    if (includesTax === null) err(columnName('price_includes_tax'), '单价含税请填写“是”或“否”');
+    if (includesTax === null) err(columnName('price_includes_tax'), `${TERMS.unitPrice}含税请填写“是”或“否”`);
     const isDefault = parseYesNo(cells.is_default ?? '', false);
     if (isDefault === null) err(columnName('is_default'), '默认商品请填写“是”或留空');
     const rate = parseRate(cells.tax_rate ?? '');
@@ -176,7 +177,7 @@ export async function importGoods(
     const key = `${body.name}\u0000${body.spec}`;
     const first = seen.get(key);
     if (first !== undefined) {
-      err(columnName('name'), `与第${first}行的项目名称和规格型号重复`);
+      err(columnName('name'), `与第${first}行的${TERMS.itemName}和${TERMS.spec}重复`);
       continue;
     }
     seen.set(key, row);

@@ -9,6 +9,7 @@ import {
   okSchema,
   pageOf,
   searchTaxClassQuerySchema,
+  TERMS,
   taxClassCodeSchema,
   taxRateBodySchema,
   taxRateResultSchema,
@@ -133,12 +134,12 @@ export const goodsRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: manage, schema: { querystring: exportQuerySchema } },
     async (req, reply) => {
       const buffer = await exportGoods(app.db, scopeOf(req).clientId, req.query.keyword);
-      return sendXlsx(reply, buffer, `商品编码_${new Date().toISOString().slice(0, 10)}.xlsx`);
+      return sendXlsx(reply, buffer, `${TERMS.goodsCode}_${new Date().toISOString().slice(0, 10)}.xlsx`);
     },
   );
 
   app.get('/v3/client-project/template', { config: manage }, async (_req, reply) =>
-    sendXlsx(reply, await goodsTemplate(), '商品编码导入模板.xlsx'),
+    sendXlsx(reply, await goodsTemplate(), `${TERMS.goodsCode}导入模板.xlsx`),
   );
 
   app.post(

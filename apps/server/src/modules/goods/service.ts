@@ -13,6 +13,7 @@ import {
   SMALL_SCALE_REDUCED_RATE_END,
   type TaxClassCode,
   type TaxRateResult,
+  TERMS,
   toRateOptionItem,
 } from '@kaipiao/shared';
 
@@ -144,7 +145,7 @@ function isUniqueViolation(e: unknown, constraint: string): boolean {
 
 const duplicateError = () =>
   new AppError(CATALOG_CODE.GOODS_DUPLICATE, undefined, {
-    errors: [{ field: 'name', message: '已存在相同名称和规格型号的商品' }],
+    errors: [{ field: 'name', message: `已存在相同名称和${TERMS.spec}的商品` }],
   });
 
 async function prepare(db: Db, clientId: number, body: GoodsInput) {

@@ -13,6 +13,7 @@ import {
   normalizeRate,
   ratesFor,
   type SmallScaleReason,
+  TERMS,
 } from '@kaipiao/shared';
 import type { invoiceLines } from '../../db/schema/index.ts';
 
@@ -81,7 +82,9 @@ export function validateBlue(
     if (rate !== null && !allowedRates.has(rate)) {
       add(
         `goods_info.${i}.tax_rate`,
-        seller.taxpayerType === 'small' ? `第${i + 1}行税率不适用于小规模纳税人` : `第${i + 1}行税率不正确`,
+        seller.taxpayerType === 'small'
+          ? `第${i + 1}行${TERMS.taxRate}不适用于小规模纳税人`
+          : `第${i + 1}行${TERMS.taxRate}不正确`,
       );
     }
     const quantity = computed?.quantity ?? g.quantity;

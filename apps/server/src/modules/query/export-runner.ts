@@ -14,6 +14,7 @@ import {
   LIBRARY_STATUS,
   libraryStatusOf,
   rateLabel,
+  TERMS,
 } from '@kaipiao/shared';
 import type { SQL } from 'drizzle-orm';
 import type ExcelJS from 'exceljs';
@@ -101,34 +102,34 @@ const safeName = (s: string) => s.replace(/[\\/:*?"<>|\s]+/g, '_').slice(0, 80);
 type Column = { header: string; key: string; width: number; text?: boolean };
 
 const INVOICE_COLUMNS: Column[] = [
-  { header: '发票代码', key: 'invoice_code', width: 14, text: true },
-  { header: '发票号码', key: 'invoice_no', width: 24, text: true },
-  { header: '发票种类', key: 'invoice_type_name', width: 26 },
-  { header: '蓝/红字', key: 'direction', width: 8 },
+  { header: TERMS.invoiceCode, key: 'invoice_code', width: 14, text: true },
+  { header: TERMS.invoiceNo, key: 'invoice_no', width: 24, text: true },
+  { header: TERMS.invoiceKind, key: 'invoice_type_name', width: 26 },
+  { header: `蓝/${TERMS.redShort}`, key: 'direction', width: 8 },
   { header: '状态', key: 'status_name', width: 10 },
-  { header: '开票日期', key: 'issued_at', width: 20 },
-  { header: '购买方名称', key: 'buyer_name', width: 36 },
-  { header: '购买方税号', key: 'buyer_tax_code', width: 22, text: true },
-  { header: '合计金额', key: 'total_amount', width: 14 },
-  { header: '合计税额', key: 'total_tax', width: 12 },
-  { header: '价税合计', key: 'total_with_tax', width: 14 },
-  { header: '门店', key: 'store_name', width: 14 },
+  { header: TERMS.issueTime, key: 'issued_at', width: 20 },
+  { header: `${TERMS.buyer}名称`, key: 'buyer_name', width: 36 },
+  { header: `${TERMS.buyer}${TERMS.taxCodeShort}`, key: 'buyer_tax_code', width: 22, text: true },
+  { header: TERMS.totalAmount, key: 'total_amount', width: 14 },
+  { header: TERMS.totalTax, key: 'total_tax', width: 12 },
+  { header: TERMS.totalWithTax, key: 'total_with_tax', width: 14 },
+  { header: TERMS.store, key: 'store_name', width: 14 },
   { header: '流水号', key: 'serial_no', width: 28, text: true },
 ];
 
 const LINE_COLUMNS: Column[] = [
-  { header: '发票号码', key: 'invoice_no', width: 24, text: true },
+  { header: TERMS.invoiceNo, key: 'invoice_no', width: 24, text: true },
   { header: '行号', key: 'line_no', width: 6 },
-  { header: '项目名称', key: 'full_name', width: 36 },
-  { header: '规格型号', key: 'spec', width: 12 },
-  { header: '单位', key: 'unit', width: 8 },
-  { header: '数量', key: 'quantity', width: 12 },
-  { header: '单价（不含税）', key: 'unit_price', width: 14 },
-  { header: '金额', key: 'amount', width: 14 },
-  { header: '税率', key: 'rate', width: 8 },
-  { header: '税额', key: 'tax_amount', width: 12 },
-  { header: '价税合计', key: 'amount_with_tax', width: 14 },
-  { header: '税收分类编码', key: 'tax_class_code', width: 22, text: true },
+  { header: TERMS.itemName, key: 'full_name', width: 36 },
+  { header: TERMS.spec, key: 'spec', width: 12 },
+  { header: TERMS.unit, key: 'unit', width: 8 },
+  { header: TERMS.quantity, key: 'quantity', width: 12 },
+  { header: `${TERMS.unitPrice}（不含税）`, key: 'unit_price', width: 14 },
+  { header: TERMS.amount, key: 'amount', width: 14 },
+  { header: TERMS.taxRate, key: 'rate', width: 8 },
+  { header: TERMS.taxAmount, key: 'tax_amount', width: 12 },
+  { header: TERMS.totalWithTax, key: 'amount_with_tax', width: 14 },
+  { header: TERMS.taxClassCode, key: 'tax_class_code', width: 22, text: true },
 ];
 
 /** Beijing time 'YYYY-MM-DD HH:mm:ss' of a timestamp as PostgreSQL or JSON writes it; '' for none. */
@@ -175,7 +176,7 @@ async function writeExcel(deps: ExportDeps, rec: ExportRecordRow, where: SQL, to
         r.invoice_code,
         r.invoice_no,
         INVOICE_TYPES[r.invoice_type as InvoiceType] ?? r.invoice_type,
-        r.direction === 'red' ? '红字' : '蓝字',
+        r.direction === 'red' ? TERMS.redShort : TERMS.blueShort,
         LIBRARY_STATUS[libraryStatusOf(r.status, r.red_status)],
         beijing(r.issued_at),
         r.buyer_name,

@@ -15,6 +15,7 @@ import {
   type InvoiceFilter,
   LIBRARY_STATUS,
   QUERY_CODE,
+  TERMS,
 } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -67,15 +68,16 @@ export function exportDeps(app: FastifyInstance): ExportDeps {
 export function describeFilters(f: InvoiceFilter, selected: number | null): string {
   const parts: string[] = [];
   if (selected !== null) parts.push(`已选${selected}张`);
-  if (f.date_from || f.date_to) parts.push(`开票日期 ${f.date_from ?? '…'} 至 ${f.date_to ?? '…'}`);
+  if (f.date_from || f.date_to) parts.push(`${TERMS.issueDate} ${f.date_from ?? '…'} 至 ${f.date_to ?? '…'}`);
   if (f.invoice_types?.length)
     parts.push(f.invoice_types.map((t) => INVOICE_TYPES[t as keyof typeof INVOICE_TYPES] ?? t).join('、'));
   if (f.invoice_no) parts.push(`号码 ${f.invoice_no}`);
-  if (f.buyer_name) parts.push(`购方 “${f.buyer_name}”`);
-  if (f.buyer_tax_code) parts.push(`购方税号 ${f.buyer_tax_code}`);
+  if (f.buyer_name) parts.push(`${TERMS.buyerShort} “${f.buyer_name}”`);
+  if (f.buyer_tax_code) parts.push(`${TERMS.buyerShort}${TERMS.taxCodeShort} ${f.buyer_tax_code}`);
   if (f.statuses?.length) parts.push(f.statuses.map((s) => LIBRARY_STATUS[s]).join('、'));
-  if (f.direction) parts.push(f.direction === 'red' ? '红字' : '蓝字');
-  if (f.amount_min || f.amount_max) parts.push(`价税合计 ${f.amount_min ?? '…'} ~ ${f.amount_max ?? '…'}`);
+  if (f.direction) parts.push(f.direction === 'red' ? TERMS.redShort : TERMS.blueShort);
+  if (f.amount_min || f.amount_max)
+    parts.push(`${TERMS.totalWithTax} ${f.amount_min ?? '…'} ~ ${f.amount_max ?? '…'}`);
   return parts.join('；') || '全部发票';
 }
 

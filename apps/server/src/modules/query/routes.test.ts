@@ -45,7 +45,12 @@ describe('invoice library', () => {
       direction: 'blue',
     });
     const e = res.json.data.list.find((r: { invoice_id: number }) => r.invoice_id === f.ids.E);
-    expect(e).toMatchObject({ status_key: 'failed', status_name: '失败', invoice_no: null, issued_at: null });
+    expect(e).toMatchObject({
+      status_key: 'failed',
+      status_name: '开具失败',
+      invoice_no: null,
+      issued_at: null,
+    });
   });
 
   it('the list and the detail are POSTs that only read: they forget no read cache (no NOTIFY); a write does', async () => {
@@ -253,7 +258,7 @@ describe('invoice library', () => {
       },
     );
     expect(failed.json.data.files).toEqual([]);
-    expect(failed.json.data.invoice).toMatchObject({ error_code: '13110', status_name: '失败' });
+    expect(failed.json.data.invoice).toMatchObject({ error_code: '13110', status_name: '开具失败' });
   });
 
   it("answers 10004 with no data for another tenant's invoice and for a store outside the clerk's scope", async () => {

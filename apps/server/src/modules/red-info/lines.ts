@@ -8,6 +8,7 @@ import {
   type RedLine,
   type RedLineInput,
   type RedReason,
+  TERMS,
   trimmed,
 } from '@kaipiao/shared';
 import type { RawRow } from '../../db/rows.ts';
@@ -120,19 +121,22 @@ export function buildRedLines(
     if (req.reason === '02') {
       // 销货退回: the quantity returned at the blue unit price
       if (!hasQty || l.quantity === null || l.unit_price_with_tax === null) {
-        throw new AppError(RED_CODE.LINE_NOT_EDITABLE, '销货退回须按数量红冲，且蓝字明细须有数量和单价');
+        throw new AppError(
+          RED_CODE.LINE_NOT_EDITABLE,
+          `销货退回须按${TERMS.quantity}${TERMS.redLetter}，且${TERMS.blueShort}明细须有${TERMS.quantity}和${TERMS.unitPrice}`,
+        );
       }
       quantity = dec(input.quantity!);
       // Stryker disable next-line ConditionalExpression: 销货退回 is refused above for a line without a quantity, so its remainder has one
       if (r.quantity !== null && quantity.equals(r.quantity)) withTax = r.withTax;
       else withTax = quantity.times(l.unit_price_with_tax).toDecimalPlaces(2);
     } else {
-      if (!hasAmount) throw new AppError(RED_CODE.NO_LINES, '请填写红冲金额');
+      if (!hasAmount) throw new AppError(RED_CODE.NO_LINES, `请填写${TERMS.redLetter}${TERMS.amount}`);
       withTax = dec(input.amount_with_tax!);
       if (hasQty) quantity = dec(input.quantity!);
     }
     if (withTax.lessThanOrEqualTo(0) || quantity?.lessThanOrEqualTo(0)) {
-      throw new AppError(RED_CODE.BAD_LINE, '红冲数量和金额须大于0');
+      throw new AppError(RED_CODE.BAD_LINE, `${TERMS.redLetter}${TERMS.quantity}和${TERMS.amount}须大于0`);
     }
     let amount: Dec;
     let tax: Dec;
@@ -154,8 +158,8 @@ export function buildRedLines(
     ) {
       throw new AppError(
         RED_CODE.LINE_OVER_REMAINING,
-        `第${l.line_no}行红冲超过剩余可红冲：剩余价税合计 ${fixed(r.withTax)} 元${
-          r.quantity !== null ? `、数量 ${trimmed(r.quantity)}` : ''
+        `第${l.line_no}行${TERMS.redLetter}超过剩余可${TERMS.redLetter}：剩余${TERMS.totalWithTax} ${fixed(r.withTax)} 元${
+          r.quantity !== null ? `、${TERMS.quantity} ${trimmed(r.quantity)}` : ''
         }`,
       );
     }

@@ -10,6 +10,7 @@ import {
   type RedReason,
   redStateClass,
   redStateName,
+  TERMS,
 } from '@kaipiao/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../channels/numbers.ts';
@@ -314,7 +315,7 @@ function toView(r: ViewRow): RedForm {
     expires_at: r.state === '02' || r.state === '03' ? isoOf(r.expires_at) : null,
     decided_at: isoOf(r.decided_at),
     created_at: isoOf(r.created_at),
-    created_by_name: r.created_by_name ?? (r.initiator === 'buyer' ? '购买方' : '系统'),
+    created_by_name: r.created_by_name ?? (r.initiator === 'buyer' ? TERMS.buyer : '系统'),
     actions: {
       confirm: r.state === '03',
       reject: r.state === '03',

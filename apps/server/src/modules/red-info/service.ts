@@ -9,6 +9,7 @@ import {
   type RedForm,
   redApplyRequestSchema,
   redFormKindOf,
+  TERMS,
 } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { type DbOrTx, isDigitalType } from '../../channels/numbers.ts';
@@ -110,7 +111,7 @@ export async function applyRed(
     if (dec(totals.withTax).neg().greaterThan(leftWithTax)) {
       throw new AppError(
         RED_CODE.OVER_REMAINING,
-        `红冲金额超过蓝字发票的可红冲余额（剩余价税合计 ${fixed(leftWithTax)} 元）`,
+        `${TERMS.redLetter}${TERMS.amount}超过${TERMS.blueInvoice}的可${TERMS.redLetter}余额（剩余${TERMS.totalWithTax} ${fixed(leftWithTax)} 元）`,
       );
     }
     const kind = redFormKindOf(b.invoice_type);

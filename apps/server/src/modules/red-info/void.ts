@@ -1,4 +1,4 @@
-import { RED_CODE, voidRefusal } from '@kaipiao/shared';
+import { RED_CODE, TERMS, voidRefusal } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
 import { transition } from '../invoices/issue/transitions.ts';
@@ -42,12 +42,15 @@ export async function voidInvoice(
       reason: q.reason,
     });
     if (told.status === 'refused') {
-      throw new AppError(RED_CODE.VOID_REFUSED, `作废失败，税局返回：${told.message}（${told.bureauCode}）`);
+      throw new AppError(
+        RED_CODE.VOID_REFUSED,
+        `${TERMS.void}失败，税局返回：${told.message}（${told.bureauCode}）`,
+      );
     }
     if (told.status === 'unknown') {
       throw new AppError(
         RED_CODE.VOID_UNKNOWN,
-        `未能确认税局的作废结果（${told.message}），发票仍为已开具，请稍后重新作废`,
+        `未能确认税局的${TERMS.void}结果（${told.message}），发票仍为已开具，请稍后重新${TERMS.void}`,
       );
     }
     await transition(tx, {

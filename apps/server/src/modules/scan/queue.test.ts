@@ -128,7 +128,7 @@ describe('scan settings, code lists, the audit queue and what an approval issues
   });
 
   it('the configured device issues, in the kind the device has when it lacks the one asked for', async () => {
-    // the UKey has no 数电 kinds: the request is issued on it as 电子普票 (026), not on the 数电 account
+    // the UKey has no 数电 kinds: the request is issued on it as 增值税电子普通发票 (026), not on the 数电 account
     await settings({ device_id: ids.ukey, invoice_type: '82' });
     const c = await counter('设备测试台');
     const r = await submit(c.token, { email: '' });

@@ -7,6 +7,7 @@ import {
   SCAN_CODE,
   type ScanItem,
   type ScanRequestStatus,
+  TERMS,
 } from '@kaipiao/shared';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
@@ -217,7 +218,7 @@ export async function markIssued(app: FastifyInstance, invoiceId: number): Promi
     app.providers.sms
       .send({
         mobile: m.mobile,
-        content: `【开票台】您在${m.seller_name}申请的发票已开具，发票号码${m.invoice_no}，价税合计${m.total_with_tax}元。请回到扫码开票页面查看并下载发票。`,
+        content: `【开票台】您在${m.seller_name}申请的发票已开具，${TERMS.invoiceNo}${m.invoice_no}，${TERMS.totalWithTax}${m.total_with_tax}元。请回到扫码开票页面查看并下载发票。`,
       })
       .catch(
         // Stryker disable next-line ArrowFunction: the handler only writes a log line (the rejection is swallowed either way)

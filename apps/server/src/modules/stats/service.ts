@@ -10,6 +10,7 @@ import {
   SMALL_SCALE_QUARTER_THRESHOLD,
   type StatSummary,
   type StatSums,
+  TERMS,
 } from '@kaipiao/shared';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/app-error.ts';
@@ -52,13 +53,11 @@ export function calendarOf(day: string) {
 const TAX_RATE_TIP = {
   small: {
     title: '征收率变更提示',
-    content:
-      '自2023年1月1日至2027年12月31日，增值税小规模纳税人适用3%征收率的应税销售收入，减按1%征收率征收增值税。请在「商品编码」中核对商品税率；如需开具3%发票，开票时须选择原因。',
+    content: `自2023年1月1日至2027年12月31日，增值税小规模纳税人适用3%征收率的应税销售收入，减按1%征收率征收增值税。请在「${TERMS.goodsCode}」中核对商品${TERMS.taxRate}；如需开具3%发票，开票时须选择原因。`,
   },
   general: {
-    title: '税率变更提示',
-    content:
-      '《中华人民共和国增值税法》自2026年1月1日起施行，增值税税率维持13%、9%、6%和零税率，征收率为3%。请在「商品编码」中核对各商品的税率设置，确保开票税率正确。',
+    title: `${TERMS.taxRate}变更提示`,
+    content: `《中华人民共和国增值税法》自2026年1月1日起施行，增值税${TERMS.taxRate}维持13%、9%、6%和零税率，征收率为3%。请在「${TERMS.goodsCode}」中核对各商品的${TERMS.taxRate}设置，确保开票${TERMS.taxRate}正确。`,
   },
 } as const;
 

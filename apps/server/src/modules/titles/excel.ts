@@ -2,6 +2,7 @@ import {
   BUYER_TYPE_LABELS,
   CATALOG_CODE,
   type ImportResult,
+  TERMS,
   TITLE_TYPES,
   type TitleItem,
   titleBodySchema,
@@ -19,9 +20,10 @@ import * as repo from './repo.ts';
 import { titleValues, toTitleItem } from './service.ts';
 
 export const TITLE_COLUMNS: readonly SheetColumn[] = [
-  { key: 'title_type', header: '抬头类型', required: true, width: 14 },
+  // the header of earlier templates is still read from uploaded files
+  { key: 'title_type', header: TERMS.buyerType, aliases: ['抬头类型'], required: true, width: 14 }, // glossary-allow
   { key: 'name', header: '名称', required: true, width: 32 },
-  { key: 'tax_code', header: '纳税人识别号', required: true, text: true, width: 24 },
+  { key: 'tax_code', header: TERMS.taxCode, required: true, text: true, width: 24 },
   { key: 'address', header: '地址', width: 36 },
   { key: 'phone', header: '电话', text: true, width: 16 },
   { key: 'bank_name', header: '开户银行', width: 24 },
@@ -31,11 +33,11 @@ export const TITLE_COLUMNS: readonly SheetColumn[] = [
 ];
 
 export const TITLE_TEMPLATE_NOTES = [
-  '购方抬头导入说明',
-  '1. 第一行为表头，请勿修改；带 * 的列必须保留（个人抬头的纳税人识别号可留空）。每次最多导入5000行，仅支持 .xlsx 文件。',
-  `2. 抬头类型：填“${BUYER_TYPE_LABELS[2]}”或“${BUYER_TYPE_LABELS[1]}”（也可填“个人”）。`,
+  `${TERMS.buyerTitle}导入说明`,
+  `1. 第一行为表头，请勿修改；带 * 的列必须保留（个人抬头的${TERMS.taxCode}可留空）。每次最多导入5000行，仅支持 .xlsx 文件。`,
+  `2. ${TERMS.buyerType}：填“${BUYER_TYPE_LABELS[2]}”或“${BUYER_TYPE_LABELS[1]}”。`,
   '3. 名称：最多100个字符；与已有抬头同名时会更新该抬头。',
-  '4. 纳税人识别号：企业必填，15、18或20位数字或大写字母；18位统一社会信用代码会校验校验位。请保持该列为文本格式。',
+  `4. ${TERMS.taxCode}：企业必填，15、18或20位数字或大写字母；18位统一社会信用代码会校验校验位。请保持该列为文本格式。`,
   '5. 电话：7-20位数字或“-”；银行账号：1-30位数字；手机号：11位数字；邮箱：如 name@example.com。',
   '6. 请勿使用公式，如有公式请先“选择性粘贴为数值”。',
 ];
@@ -71,7 +73,7 @@ export function titleExportRow(t: TitleItem): CellRow {
 export async function exportTitles(db: Db, clientId: number, keyword: string): Promise<Buffer> {
   const rows = await repo.allTitles(db, clientId, keyword);
   return buildWorkbook({
-    sheetName: '购方抬头',
+    sheetName: TERMS.buyerTitle,
     columns: TITLE_COLUMNS,
     rows: rows.map((r) => titleExportRow(toTitleItem(r))),
   });
@@ -79,7 +81,7 @@ export async function exportTitles(db: Db, clientId: number, keyword: string): P
 
 export function titleTemplate(): Promise<Buffer> {
   return buildWorkbook({
-    sheetName: '购方抬头',
+    sheetName: TERMS.buyerTitle,
     columns: TITLE_COLUMNS,
     rows: [],
     notes: TITLE_TEMPLATE_NOTES,
@@ -103,7 +105,7 @@ export async function importTitles(
       problems.push({ row, column: HEADER.get(key) ?? key, message });
     const type = TYPE_BY_LABEL.get(cells.title_type ?? '');
     if (!type) {
-      err('title_type', `抬头类型请填写“${BUYER_TYPE_LABELS[2]}”或“${BUYER_TYPE_LABELS[1]}”`);
+      err('title_type', `${TERMS.buyerType}请填写“${BUYER_TYPE_LABELS[2]}”或“${BUYER_TYPE_LABELS[1]}”`);
       continue;
     }
     const parsed = titleBodySchema.safeParse({ ...cells, title_type: type });

@@ -328,7 +328,7 @@ describe('buyer titles (/v3/client-title/*, /v3/client/get-info-by-tax-code)', (
       const exported = await download(t.app, `/v3/client-title/export?${q(hotel)}`, admin);
       const rows = await readRows(exported.body);
       expect(rows[0]).toEqual([
-        '抬头类型*',
+        '购买方类型*',
         '名称*',
         '纳税人识别号*',
         '地址',
@@ -365,9 +365,24 @@ describe('buyer titles (/v3/client-title/*, /v3/client/get-info-by-tax-code)', (
       expect(res.json).toMatchObject({ code: 0, data: { total: 2, created: 2, updated: 0 } });
     });
 
+    it('still reads a file of an earlier template: its header and old buyer-type words (issue 24 item 4)', async () => {
+      const file = await workbook([
+        ['抬头类型', '名称', '纳税人识别号'], // glossary-allow: the earlier template's header
+        ['企业', '杭州旧模板有限公司', '91310115MA1K3BTP2B'],
+        ['个人/政府事业单位', '旧模板个人', ''], // glossary-allow: what earlier screens offered
+      ]);
+      const res = await upload(t.app, `/v3/client-title/import?${q(hotel)}`, admin, {
+        filename: 'old.xlsx',
+        content: file,
+      });
+      expect(res.json).toMatchObject({ code: 0, data: { total: 2, created: 2, updated: 0 } });
+      const rows = await readRows((await download(t.app, `/v3/client-title/export?${q(hotel)}`, admin)).body);
+      expect(rows.find((r) => r[1] === '旧模板个人')?.[0]).toBe('个人/非企业单位');
+    });
+
     it('writes nothing when a row is wrong and says where', async () => {
       const file = await workbook([
-        ['抬头类型', '名称', '纳税人识别号', '银行账号', '邮箱'],
+        ['购买方类型', '名称', '纳税人识别号', '银行账号', '邮箱'],
         ['企业', '正确公司', '91440300568520498A', '', ''],
         ['公司', '类型错', '', '', ''],
         ['企业', '税号错', '91440300568520498B', '12ab', 'x@'],
@@ -380,7 +395,7 @@ describe('buyer titles (/v3/client-title/*, /v3/client/get-info-by-tax-code)', (
       expect(res.json.code).toBe(CATALOG_CODE.IMPORT_ROWS_INVALID);
       expect(res.json.data.errors).toEqual(
         [
-          { row: 3, column: '抬头类型', message: '抬头类型请填写“企业”或“个人/非企业单位”' },
+          { row: 3, column: '购买方类型', message: '购买方类型请填写“企业”或“个人/非企业单位”' },
           { row: 4, column: '纳税人识别号', message: '统一社会信用代码校验位不正确，请核对' },
           { row: 4, column: '银行账号', message: '银行账号须为1-30位数字' },
           { row: 4, column: '邮箱', message: '请输入正确的邮箱地址' },

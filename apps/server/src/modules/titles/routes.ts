@@ -7,6 +7,7 @@ import {
   listTitlesQuerySchema,
   pageOf,
   searchTitlesQuerySchema,
+  TERMS,
   text,
   titleBodySchema,
   titleItemSchema,
@@ -105,12 +106,12 @@ export const titleRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: manage, schema: { querystring: exportQuerySchema } },
     async (req, reply) => {
       const buffer = await exportTitles(app.db, scopeOf(req).clientId, req.query.keyword);
-      return sendXlsx(reply, buffer, `购方抬头_${new Date().toISOString().slice(0, 10)}.xlsx`);
+      return sendXlsx(reply, buffer, `${TERMS.buyerTitle}_${new Date().toISOString().slice(0, 10)}.xlsx`);
     },
   );
 
   app.get('/v3/client-title/template', { config: manage }, async (_req, reply) =>
-    sendXlsx(reply, await titleTemplate(), '购方抬头导入模板.xlsx'),
+    sendXlsx(reply, await titleTemplate(), `${TERMS.buyerTitle}导入模板.xlsx`),
   );
 
   app.post(
