@@ -110,7 +110,7 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
     await expect(drawer).toContainText(BUYER.taxCode);
     await drawer.getByRole('combobox').first().click();
     await page.locator('.ant-select-item-option').filter({ hasText: '软件开发服务' }).first().click();
-    await drawer.getByRole('spinbutton', { name: '含税金额' }).fill('128');
+    await drawer.getByRole('spinbutton', { name: '金额（含税）' }).fill('128');
     await expect(drawer).toContainText('价税合计：¥128.00');
     await screenshot(page, 'audit-approve');
     await drawer.getByRole('button', { name: '审核通过并开票' }).click();
@@ -166,7 +166,7 @@ test.describe('scan-to-invoice (/s/:token, /invoice/qrcode, /invoice/audit)', ()
     await dialog.getByPlaceholder('结束日期').press('Enter');
     await dialog.getByRole('combobox').last().click();
     await page.locator('.ant-select-item-option').filter({ hasText: '住宿费' }).first().click();
-    await dialog.getByRole('spinbutton', { name: '含税金额' }).fill('776');
+    await dialog.getByRole('spinbutton', { name: '金额（含税）' }).fill('776');
     await expect(dialog).toContainText('价税合计：¥776.00');
     const created = page.waitForResponse((r) => r.url().includes('/v3/scan-code/create-order'));
     await dialog.getByRole('button', { name: '生成二维码' }).click();

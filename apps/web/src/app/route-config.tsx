@@ -1,4 +1,5 @@
 import { MENU_BY_URL } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { ComponentType } from 'react';
 
 // THE route + menu table (architecture.md §3). The router (app/router.tsx) and the sidebar
@@ -83,10 +84,10 @@ export const MAIN_MENU: readonly MenuSection[] = [
   { key: 'home', title: '首页', icon: 'home', submenu: false },
   { key: 'invoice', title: '开票管理', icon: 'invoice', submenu: true },
   { key: 'query', title: '查询统计', icon: 'query', submenu: true },
-  { key: 'store', title: '门店管理', icon: 'store', submenu: false },
+  { key: 'store', title: `${TERMS.store}管理`, icon: 'store', submenu: false },
   { key: 'device', title: '设备管理', icon: 'device', submenu: true },
-  { key: 'goods', title: '商品编码', icon: 'goods', submenu: false },
-  { key: 'title', title: '购方抬头', icon: 'title', submenu: false },
+  { key: 'goods', title: TERMS.goodsCode, icon: 'goods', submenu: false },
+  { key: 'title', title: TERMS.buyerTitle, icon: 'title', submenu: false },
   { key: 'payment', title: '收款管理', icon: 'payment', submenu: true },
   { key: 'system', title: '系统设置', icon: 'settings', submenu: false },
 ];
@@ -178,7 +179,7 @@ export const USER_ROUTES: readonly AppRoute[] = [
   userPage('/user/login', '登录', login),
   userPage('/user/login/:suffix', '登录', login),
   {
-    ...userPage('/user/switch-store', '选择门店', () => import('./routes/user/switch-store.tsx')),
+    ...userPage('/user/switch-store', `选择${TERMS.store}`, () => import('./routes/user/switch-store.tsx')),
     public: false,
   },
   userPage('/user/register', '注册'),
@@ -232,7 +233,7 @@ export const BLANK_ROUTES: readonly AppRoute[] = [
   blank('/external/print-ticket', '打印小票', () => import('./routes/external/print-ticket.tsx'), false),
   blank(
     '/external/print-red-info',
-    '打印红字信息表',
+    `打印${TERMS.redInfoSheet}`,
     () => import('./routes/external/print-red-info.tsx'),
     false,
   ),

@@ -1,3 +1,4 @@
+import { INVOICE_TYPES } from '@kaipiao/shared/schemas/invoice';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
@@ -81,11 +82,11 @@ describe('InvoiceRedActions (the detail drawer’s 红冲 / 作废)', () => {
     expect(screen.getByText('红冲页面')).toBeTruthy();
   });
 
-  it.each([
-    ['82', '数电普票'],
-    ['81', '数电专票'],
-    ['026', '电子普票'],
-    ['028', '电子专票'],
+  it.each<[string, string]>([
+    ['82', INVOICE_TYPES['82']],
+    ['81', INVOICE_TYPES['81']],
+    ['026', INVOICE_TYPES['026']],
+    ['028', INVOICE_TYPES['028']],
   ])('offers no 作废 on a %s (%s) invoice, which cannot be voided, but still 红冲', (invoice_type) => {
     renderActions({ ...BLUE, invoice_type });
     expect(redButton()).not.toBeNull();
@@ -119,7 +120,7 @@ describe('InvoiceRedActions (the detail drawer’s 红冲 / 作废)', () => {
   it.each([
     ['issuing', '开具中'],
     ['failed', '开具失败'],
-    ['unknown', '待确认'],
+    ['unknown', '结果待确认'],
     ['voided', '已作废'],
   ])('offers no action on a %s (%s) invoice', (status) => {
     renderActions({ ...BLUE, invoice_type: '007', status });

@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { canVoidInvoiceType } from '@kaipiao/shared/schemas/invoice';
 import { Button, Space } from 'antd';
 import { useState } from 'react';
@@ -25,7 +26,11 @@ export function InvoiceRedActions({ invoice, onLeave }: { invoice: Invoice; onLe
   if (invoice.direction !== 'blue' || invoice.status !== 'issued') return null;
   return (
     <Space>
-      <WhyDisabled reason={invoice.red_status === 'full' && '该发票已全额红冲，没有可红冲的余额'}>
+      <WhyDisabled
+        reason={
+          invoice.red_status === 'full' && `该发票已全额${TERMS.redLetter}，没有可${TERMS.redLetter}的余额`
+        }
+      >
         <Button
           danger
           onClick={() => {
@@ -33,12 +38,12 @@ export function InvoiceRedActions({ invoice, onLeave }: { invoice: Invoice; onLe
             navigate(`/red-info/modify?invoice_id=${invoice.invoice_id}`);
           }}
         >
-          红冲
+          {TERMS.redLetter}
         </Button>
       </WhyDisabled>
       {canVoidInvoiceType(invoice.invoice_type) && (
         <>
-          <Button onClick={() => setVoiding(true)}>作废</Button>
+          <Button onClick={() => setVoiding(true)}>{TERMS.void}</Button>
           <VoidInvoiceModal invoice={invoice} open={voiding} onClose={() => setVoiding(false)} />
         </>
       )}

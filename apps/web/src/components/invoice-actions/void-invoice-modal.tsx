@@ -1,4 +1,5 @@
 import { messageFor } from '@kaipiao/shared/errors/messages';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { voidRefusal } from '@kaipiao/shared/schemas/red-info';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Input, Modal, Space } from 'antd';
@@ -33,7 +34,7 @@ export function VoidInvoiceModal({
   };
   return (
     <Modal
-      title="作废发票"
+      title={`${TERMS.void}发票`}
       open={open}
       onCancel={onClose}
       destroyOnHidden
@@ -42,13 +43,13 @@ export function VoidInvoiceModal({
           <Space>
             <Button onClick={onClose}>取消</Button>
             <Button type="primary" onClick={toRed}>
-              去红冲
+              去{TERMS.redLetter}
             </Button>
           </Space>
         ) : (
           <Space>
             <Button onClick={onClose}>取消</Button>
-            <WhyDisabled reason={!reason.trim() && '请填写作废原因'}>
+            <WhyDisabled reason={!reason.trim() && `请填写${TERMS.void}原因`}>
               <Button
                 danger
                 type="primary"
@@ -57,7 +58,7 @@ export function VoidInvoiceModal({
                   setBusy(true);
                   try {
                     await voidInvoice({ invoice_id: invoice.invoice_id, reason: reason.trim() });
-                    toastSuccess('发票已作废');
+                    toastSuccess(`发票已${TERMS.void}`);
                     void client.invalidateQueries({ queryKey: scopedKey('invoice-detail') });
                     onClose();
                   } catch {
@@ -67,7 +68,7 @@ export function VoidInvoiceModal({
                   }
                 }}
               >
-                确认作废
+                确认{TERMS.void}
               </Button>
             </WhyDisabled>
           </Space>
@@ -81,11 +82,11 @@ export function VoidInvoiceModal({
           <Alert
             type="info"
             showIcon
-            message={`作废后发票 ${invoice.invoice_no ?? ''} 不可恢复，纸质发票须全部联次收回并加盖作废章。`}
+            message={`${TERMS.void}后发票 ${invoice.invoice_no ?? ''} 不可恢复，${TERMS.paperInvoice}须全部联次收回并加盖${TERMS.void}章。`}
           />
           <Input.TextArea
-            aria-label="作废原因"
-            placeholder="请填写作废原因"
+            aria-label={`${TERMS.void}原因`}
+            placeholder={`请填写${TERMS.void}原因`}
             maxLength={100}
             showCount
             value={reason}

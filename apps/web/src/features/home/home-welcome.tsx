@@ -7,6 +7,7 @@ import {
   ShopOutlined,
 } from '@ant-design/icons';
 import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { formatMoney } from '@kaipiao/shared/money/capital';
 import type { HomeOverview, StatSums } from '@kaipiao/shared/schemas/query';
 import { MSG } from '@kaipiao/shared/validation/messages';
@@ -52,10 +53,10 @@ function quickLinks(hotel: boolean): QuickLink[] {
     { path: '/query/invoice-stat', title: '开票统计', icon: <BarChartOutlined /> },
     {
       path: hotel ? '/hotel/device-project/project' : '/device-project/project',
-      title: '商品编码',
+      title: TERMS.goodsCode,
       icon: <AppstoreOutlined />,
     },
-    { path: '/device-project/title', title: '购方抬头', icon: <ContactsOutlined /> },
+    { path: '/device-project/title', title: TERMS.buyerTitle, icon: <ContactsOutlined /> },
   ];
 }
 
@@ -66,7 +67,8 @@ function Kpi({ title, sums, hint }: { title: string; sums: StatSums | undefined;
         <>
           <Statistic title={title} value={`¥${formatMoney(sums.total_with_tax)}`} />
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {sums.count} 张 · 不含税 ¥{formatMoney(sums.total_amount)} · 税额 ¥{formatMoney(sums.total_tax)}
+            {sums.count} 张 · 不含税 ¥{formatMoney(sums.total_amount)} · {TERMS.taxAmount} ¥
+            {formatMoney(sums.total_tax)}
             {hint ? ` · ${hint}` : ''}
           </Typography.Text>
         </>
@@ -91,10 +93,13 @@ function TodayKpi({ d }: { d: HomeOverview | undefined }) {
     <Card variant="borderless" style={{ height: '100%' }} role="region" aria-label="今日开票">
       {d ? (
         <>
-          <Statistic title="今日开票净额（价税合计）" value={`¥${formatMoney(d.today.total_with_tax)}`} />
+          <Statistic
+            title={`今日开票净额（${TERMS.totalWithTax}）`}
+            value={`¥${formatMoney(d.today.total_with_tax)}`}
+          />
           <Space size={12} wrap>
-            {part('蓝字', d.today_blue)}
-            {part('红字', d.today_red, d.today_red.count > 0)}
+            {part(TERMS.blueShort, d.today_blue)}
+            {part(TERMS.redShort, d.today_red, d.today_red.count > 0)}
           </Space>
         </>
       ) : (
@@ -178,10 +183,10 @@ export function HomeWelcome() {
           </Typography.Title>
           <Descriptions column={{ xs: 1, md: 3 }} size="small">
             <Descriptions.Item label="当前企业">{business?.name ?? '—'}</Descriptions.Item>
-            <Descriptions.Item label="纳税人识别号">{business?.tax_code ?? '—'}</Descriptions.Item>
-            <Descriptions.Item label="当前门店">
+            <Descriptions.Item label={TERMS.taxCode}>{business?.tax_code ?? '—'}</Descriptions.Item>
+            <Descriptions.Item label={`当前${TERMS.store}`}>
               <Link to="/user/switch-store">
-                <ShopOutlined /> {store?.name ?? '请选择门店'}
+                <ShopOutlined /> {store?.name ?? `请选择${TERMS.store}`}
               </Link>
             </Descriptions.Item>
           </Descriptions>
@@ -200,7 +205,11 @@ export function HomeWelcome() {
         <Kpi title={`本月开票（${d?.month_label ?? ''}）`} sums={d?.month} />
       </Col>
       <Col xs={24} md={8}>
-        <Kpi title={`本季度开票（${d?.quarter_label ?? ''}）`} sums={d?.quarter} hint="红字已抵减" />
+        <Kpi
+          title={`本季度开票（${d?.quarter_label ?? ''}）`}
+          sums={d?.quarter}
+          hint={`${TERMS.redShort}已抵减`}
+        />
       </Col>
       {d?.small_scale.applies && (
         <Col xs={24} lg={12}>
@@ -231,8 +240,8 @@ export function HomeWelcome() {
               quarterThreshold={d.small_scale.quarter_threshold}
             />
             <Typography.Paragraph type="secondary" style={{ fontSize: 12, margin: '12px 0 0' }}>
-              按普通发票不含税销售额统计，红字发票已抵减
-              {d.small_scale.partial_scope ? '；仅含您有权限的门店' : ''}。
+              按普通发票不含税销售额统计，{TERMS.redInvoice}已抵减
+              {d.small_scale.partial_scope ? `；仅含您有权限的${TERMS.store}` : ''}。
             </Typography.Paragraph>
           </Card>
         </Col>

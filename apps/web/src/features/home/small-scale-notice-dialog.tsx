@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { SMALL_SCALE_NOTICE_TEXT } from '@kaipiao/shared/schemas/query';
 import { Button, Modal, Typography } from 'antd';
 import { useState } from 'react';
@@ -51,7 +52,7 @@ const SmallScaleNoticeDialog: DialogComponent<'small-scale-notice'> = ({
     >
       <Typography.Paragraph>{SMALL_SCALE_NOTICE_TEXT}</Typography.Paragraph>
       <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
-        以下为本企业开具的普通发票销售额（不含税，红字发票已抵减），供判断是否超过免征额度参考：
+        以下为本企业开具的普通发票销售额（不含税，{TERMS.redInvoice}已抵减），供判断是否超过免征额度参考：
       </Typography.Paragraph>
       <SmallScaleMeter
         monthSales={monthSales}

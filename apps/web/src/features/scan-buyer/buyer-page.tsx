@@ -1,6 +1,6 @@
 import './antd-mobile-setup.ts';
 import { SCAN_CODE } from '@kaipiao/shared/errors/codes';
-import { BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
+import { BUYER_TYPE_OPTIONS, TERMS } from '@kaipiao/shared/glossary/terms';
 import {
   type PublicCode,
   type PublicRequest,
@@ -81,10 +81,10 @@ function StatusView({
       {request.invoice && (
         <Card title="发票信息" className={styles.card}>
           <List>
-            <List.Item extra={request.invoice.invoice_type_name}>票种</List.Item>
-            <List.Item extra={request.invoice.invoice_no}>发票号码</List.Item>
-            <List.Item extra={beijingDateTimeMinutes(request.invoice.issued_at)}>开票日期</List.Item>
-            <List.Item extra={yuan(request.invoice.total_price_with_tax)}>价税合计</List.Item>
+            <List.Item extra={request.invoice.invoice_type_name}>{TERMS.invoiceKindShort}</List.Item>
+            <List.Item extra={request.invoice.invoice_no}>{TERMS.invoiceNo}</List.Item>
+            <List.Item extra={beijingDateTimeMinutes(request.invoice.issued_at)}>{TERMS.issueDate}</List.Item>
+            <List.Item extra={yuan(request.invoice.total_price_with_tax)}>{TERMS.totalWithTax}</List.Item>
           </List>
           <a className={styles.download} href={downloadHref(requestToken)} download>
             <Button block color="primary" size="large">
@@ -95,9 +95,11 @@ function StatusView({
       )}
       <Card title="开票信息" className={styles.card}>
         <List>
-          <List.Item extra={request.seller_name}>销售方</List.Item>
+          <List.Item extra={request.seller_name}>{TERMS.seller}</List.Item>
           <List.Item extra={request.buyer_name}>抬头</List.Item>
-          {request.buyer_tax_code && <List.Item extra={request.buyer_tax_code}>税号</List.Item>}
+          {request.buyer_tax_code && (
+            <List.Item extra={request.buyer_tax_code}>{TERMS.taxCodeShort}</List.Item>
+          )}
           {request.order_no && <List.Item extra={request.order_no}>订单号</List.Item>}
           {request.email && <List.Item extra={request.email}>邮箱</List.Item>}
           {request.mobile && <List.Item extra={request.mobile}>手机</List.Item>}
@@ -205,7 +207,7 @@ function SubmitForm({
         <div className={styles.point}>{code.point_name}</div>
         {code.amount && (
           <div className={styles.amount}>
-            开票金额 <strong>{yuan(code.amount)}</strong>
+            开票{TERMS.amount} <strong>{yuan(code.amount)}</strong>
           </div>
         )}
         {code.items && <div className={styles.items}>{code.items.map((it) => it.name).join('、')}</div>}
@@ -229,7 +231,7 @@ function SubmitForm({
         }
       >
         <Form.Header>发票抬头</Form.Header>
-        <Form.Item label="抬头类型">
+        <Form.Item label={TERMS.buyerType}>
           <Selector
             columns={2}
             value={[titleType]}
@@ -272,7 +274,12 @@ function SubmitForm({
             ))}
           </List>
         )}
-        <Form.Item name="tax_code" label="税号" required={company} help={company ? undefined : '选填'}>
+        <Form.Item
+          name="tax_code"
+          label={TERMS.taxCodeShort}
+          required={company}
+          help={company ? undefined : '选填'}
+        >
           <Input
             placeholder={company ? TITLE_MSG.TAX_CODE_REQUIRED.replace('企业抬头', '') : '个人无需填写'}
             clearable
@@ -310,12 +317,12 @@ function SubmitForm({
         {code.kind !== 'order' && (
           <>
             <Form.Header>消费信息</Form.Header>
-            <Form.Item name="amount" label="消费金额" help="选填，商家审核时核对">
+            <Form.Item name="amount" label={`消费${TERMS.amount}`} help="选填，商家审核时核对">
               <Input placeholder="0.00" inputMode="decimal" clearable />
             </Form.Item>
           </>
         )}
-        <Form.Item name="remark" label="备注">
+        <Form.Item name="remark" label={TERMS.remark}>
           <TextArea placeholder="选填" maxLength={100} rows={2} />
         </Form.Item>
       </Form>

@@ -1,5 +1,6 @@
 import { MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined, ShopOutlined } from '@ant-design/icons';
 import { PLATFORM_WXWORK, SOURCE_PARTNER_22 } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Button, Layout, Space } from 'antd';
 import { Link } from 'react-router';
 import { openDialog } from '../../../components/dialog-host/index.ts';
@@ -23,7 +24,7 @@ export function TopBar({ area, onOpenMenu }: { area: 'main' | 'group'; onOpenMen
   const hideUserMenu = useSessionStore(
     (s) => s.source === SOURCE_PARTNER_22 || s.platform === PLATFORM_WXWORK,
   );
-  const scope = business && store ? `${business.name} / ${store.name}` : '请选择门店';
+  const scope = business && store ? `${business.name} / ${store.name}` : `请选择${TERMS.store}`;
 
   return (
     <Layout.Header className={styles.header}>
@@ -37,7 +38,7 @@ export function TopBar({ area, onOpenMenu }: { area: 'main' | 'group'; onOpenMen
           onClick={toggleCollapsed}
         />
       )}
-      <Link to="/user/switch-store" className={styles.scope} title="切换企业/门店">
+      <Link to="/user/switch-store" className={styles.scope} title={`切换企业/${TERMS.store}`}>
         <ShopOutlined aria-hidden />
         <span>{scope}</span>
       </Link>

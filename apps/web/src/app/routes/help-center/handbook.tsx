@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Typography } from 'antd';
 import { HelpFrame } from './help-frame.tsx';
 
@@ -12,10 +13,11 @@ export default function HandbookPage() {
         使用手机扫描二维码并确认。为保障账号安全，在新设备登录时可能需要验证手机号：输入图形验证码和手机号，
         点击“获取短信验证码”，填写收到的 6 位验证码后确定。
       </Paragraph>
-      <Title level={4}>二、选择企业和门店</Title>
+      <Title level={4}>二、选择企业和{TERMS.store}</Title>
       <Paragraph>
-        登录后在“选择门店”页面选择要操作的企业和门店。选择“全部门店数据汇总”时，仅展示您有权限的所有税号的数据；
-        如需开具发票，请切换到具体税号。页面顶部的企业/门店名称可随时点击切换。
+        登录后在“选择{TERMS.store}”页面选择要操作的企业和{TERMS.store}。选择“全部{TERMS.store}
+        数据汇总”时，仅展示您有权限的所有{TERMS.taxCodeShort}的数据； 如需开具发票，请切换到具体
+        {TERMS.taxCodeShort}。页面顶部的企业/{TERMS.store}名称可随时点击切换。
       </Paragraph>
       <Title level={4}>三、控制台</Title>
       <Paragraph>

@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Typography } from 'antd';
 import { HelpFrame } from './help-frame.tsx';
 
@@ -25,8 +26,8 @@ export default function InstallDownloadPage() {
           </li>
         ))}
       </ul>
-      <Title level={4}>税控设备</Title>
-      <Paragraph>税控设备的驱动与接入说明将随设备管理功能一同提供。</Paragraph>
+      <Title level={4}>{TERMS.taxControlDevice}</Title>
+      <Paragraph>{TERMS.taxControlDevice}的驱动与接入说明将随设备管理功能一同提供。</Paragraph>
     </HelpFrame>
   );
 }

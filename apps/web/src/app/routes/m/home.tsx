@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { MSG } from '@kaipiao/shared/validation/messages';
 import { Card, ErrorBlock, List, NavBar } from 'antd-mobile';
 import { useNavigate } from 'react-router';
@@ -15,7 +16,7 @@ export default function MobileHome() {
         <List.Item description={business?.tax_code} onClick={() => navigate('/user/switch-store')}>
           {business?.name ?? '请选择企业'}
         </List.Item>
-        <List.Item extra={store?.name ?? '请选择门店'}>门店</List.Item>
+        <List.Item extra={store?.name ?? `请选择${TERMS.store}`}>{TERMS.store}</List.Item>
       </List>
       <Card style={{ margin: 12 }}>
         <ErrorBlock status="empty" title={MSG.UNDER_CONSTRUCTION} description="移动端开票功能即将上线" />

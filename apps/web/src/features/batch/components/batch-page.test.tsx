@@ -33,7 +33,7 @@ const DEVICE: TaxEquipment = {
 const REPORT: BatchReport = {
   errors: [
     { sheet: '商品明细', row: 7, column: '金额', message: '金额最多2位小数' },
-    { sheet: '发票信息', row: 3, column: '购买方类型', message: '购买方类型须为“企业”或“个人”' },
+    { sheet: '发票信息', row: 3, column: '购买方类型', message: '购买方类型须为“企业”或“个人/非企业单位”' },
   ],
   error_count: 2,
   invoice_count: 5,

@@ -1,4 +1,5 @@
 import { PAGE_SIZES, SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { BatchDryRun, BatchProgress } from '@kaipiao/shared/schemas/batch';
 import { MSG } from '@kaipiao/shared/validation/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -99,7 +100,7 @@ export function BatchPage() {
           <Alert
             type="info"
             showIcon
-            message="请先切换到具体门店"
+            message={`请先切换到具体${TERMS.store}`}
             description={MSG.SUMMARY_GUIDE}
             action={
               <Button
@@ -108,7 +109,7 @@ export function BatchPage() {
                   navigate(`/user/switch-store?redirect=${encodeURIComponent('/invoice/batch')}`)
                 }
               >
-                切换门店
+                切换{TERMS.store}
               </Button>
             }
           />
@@ -177,7 +178,7 @@ export function BatchPage() {
             },
             { title: '文件', dataIndex: 'file_name', ellipsis: true },
             {
-              title: '门店',
+              title: TERMS.store,
               dataIndex: 'store_name',
               width: 120,
               ellipsis: true,
@@ -220,7 +221,7 @@ export function BatchPage() {
               ),
             },
             {
-              title: '价税合计',
+              title: TERMS.totalWithTax,
               dataIndex: 'total_with_tax',
               align: 'right',
               width: 130,

@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { BatchDryRun } from '@kaipiao/shared/schemas/batch';
 import { Alert, Button, Descriptions, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useNavigate } from 'react-router';
@@ -21,9 +22,9 @@ export function DryRunPanel({ dryRun: d, busy, onStart, onDiscard }: Props) {
   const blocked = !d.bookkeeping_active
     ? '开票服务已暂停，请先恢复服务'
     : d.device.locked
-      ? '开票设备已锁死，请先完成抄税清卡'
+      ? `${TERMS.device}已锁死，请先完成抄税清卡`
       : !d.device.online
-        ? '开票设备离线，请检查设备后重新校验'
+        ? `${TERMS.device}离线，请检查设备后重新校验`
         : !d.quota.enough && (d.quota.kind === 'quota' ? '本月发票额度不足' : '发票库存不足');
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
@@ -53,7 +54,7 @@ export function DryRunPanel({ dryRun: d, busy, onStart, onDiscard }: Props) {
       )}
       <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }} aria-label="开票预览">
         <Descriptions.Item label="文件">{d.file_name}</Descriptions.Item>
-        <Descriptions.Item label="开票设备">
+        <Descriptions.Item label={TERMS.device}>
           {d.device.name}（{d.device.kind_name}）
           {d.device.locked ? <Tag color="red">已锁死</Tag> : !d.device.online ? <Tag>离线</Tag> : null}
         </Descriptions.Item>
@@ -66,7 +67,7 @@ export function DryRunPanel({ dryRun: d, busy, onStart, onDiscard }: Props) {
             </Typography.Text>
           )}
         </Descriptions.Item>
-        <Descriptions.Item label="按票种">
+        <Descriptions.Item label={`按${TERMS.invoiceKindShort}`}>
           {d.by_type.map((t) => (
             <Tag key={t.invoice_type}>
               {t.name} {t.count} 张
@@ -74,9 +75,9 @@ export function DryRunPanel({ dryRun: d, busy, onStart, onDiscard }: Props) {
           ))}
         </Descriptions.Item>
         <Descriptions.Item label="商品明细">{d.line_count} 行</Descriptions.Item>
-        <Descriptions.Item label="合计金额">{money(d.total_amount)}</Descriptions.Item>
-        <Descriptions.Item label="合计税额">{money(d.total_tax)}</Descriptions.Item>
-        <Descriptions.Item label="价税合计">
+        <Descriptions.Item label={TERMS.totalAmount}>{money(d.total_amount)}</Descriptions.Item>
+        <Descriptions.Item label={TERMS.totalTax}>{money(d.total_tax)}</Descriptions.Item>
+        <Descriptions.Item label={TERMS.totalWithTax}>
           <Typography.Text strong>¥{money(d.total_with_tax)}</Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label={d.quota.kind === 'quota' ? '本月发票额度' : '发票库存'} span={3}>
@@ -97,7 +98,7 @@ export function DryRunPanel({ dryRun: d, busy, onStart, onDiscard }: Props) {
           {d.quota.enough ? <Tag color="green">充足</Tag> : <Tag color="red">不足</Tag>}
         </Descriptions.Item>
         <Descriptions.Item label="邮件发送">
-          {d.send_email ? '开具后发送到购买方邮箱' : '不发送'}
+          {d.send_email ? `开具后发送到${TERMS.buyer}邮箱` : '不发送'}
         </Descriptions.Item>
       </Descriptions>
       {d.splits.length > 0 && (
@@ -111,7 +112,7 @@ export function DryRunPanel({ dryRun: d, busy, onStart, onDiscard }: Props) {
           columns={[
             { title: '流水号', dataIndex: 'source_serial' },
             { title: '发票信息行号', dataIndex: 'source_row', width: 120 },
-            { title: '不含税金额', dataIndex: 'total_amount', render: (v: string) => money(v) },
+            { title: TERMS.totalAmount, dataIndex: 'total_amount', render: (v: string) => money(v) },
             { title: '拆分为', dataIndex: 'parts', render: (n: number) => `${n} 张` },
             {
               title: '原因',

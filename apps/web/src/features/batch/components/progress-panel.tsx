@@ -1,5 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import {
   BATCH_ROW_STATUS,
   type BatchProgress,
@@ -120,7 +121,7 @@ export function ProgressPanel({ progress: p, busy, onAction }: Props) {
           <Statistic title="已取消" value={p.skipped} />
         </Col>
         <Col xs={12} md={4}>
-          <Statistic title="已开价税合计" value={money(p.issued_with_tax)} prefix="¥" />
+          <Statistic title={`已开${TERMS.totalWithTax}`} value={money(p.issued_with_tax)} prefix="¥" />
         </Col>
       </Row>
       <Space wrap>
@@ -192,8 +193,13 @@ export function ProgressPanel({ progress: p, busy, onAction }: Props) {
             dataIndex: 'source_serial',
             render: (v: string, r) => (r.part_count > 1 ? `${v}（${r.part_no}/${r.part_count}）` : v),
           },
-          { title: '购买方', dataIndex: 'buyer_name', ellipsis: true },
-          { title: '价税合计', dataIndex: 'total_with_tax', align: 'right', render: (v: string) => money(v) },
+          { title: TERMS.buyer, dataIndex: 'buyer_name', ellipsis: true },
+          {
+            title: TERMS.totalWithTax,
+            dataIndex: 'total_with_tax',
+            align: 'right',
+            render: (v: string) => money(v),
+          },
           {
             title: '状态',
             dataIndex: 'status',
@@ -201,7 +207,7 @@ export function ProgressPanel({ progress: p, busy, onAction }: Props) {
             render: (s: BatchRowStatus) => <RowStatusTag status={s} />,
           },
           {
-            title: '发票号码',
+            title: TERMS.invoiceNo,
             dataIndex: 'invoice_no',
             render: (v: string | null, r) => (v ? `${r.invoice_code ? `${r.invoice_code} ` : ''}${v}` : '—'),
           },

@@ -1,4 +1,5 @@
 import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import {
   BATCH_LIMITS,
   type BatchDryRun,
@@ -128,12 +129,12 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
       <Form layout="vertical" disabled={disabled || busy}>
         <Row gutter={16}>
           <Col xs={24} lg={10}>
-            <Form.Item label="开票设备" required>
+            <Form.Item label={TERMS.device} required>
               <Select
-                aria-label="开票设备"
+                aria-label={TERMS.device}
                 loading={devices.isLoading}
                 value={deviceId ?? undefined}
-                placeholder="请选择开票设备"
+                placeholder={`请选择${TERMS.device}`}
                 onChange={(id: number) => {
                   setDeviceId(id);
                   const next = list.find((d) => d.device_id === id);
@@ -155,14 +156,18 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
                     </Space>
                   ),
                 }))}
-                notFoundContent="本门店没有可用的开票设备"
+                notFoundContent={`本${TERMS.store}没有可用的${TERMS.device}`}
               />
             </Form.Item>
           </Col>
           <Col xs={24} lg={14}>
-            <Form.Item label="默认发票种类" required tooltip="“发票种类”列为空的发票按此开具">
+            <Form.Item
+              label={`默认${TERMS.invoiceKind}`}
+              required
+              tooltip={`“${TERMS.invoiceKind}”列为空的发票按此开具`}
+            >
               <Radio.Group
-                aria-label="默认发票种类"
+                aria-label={`默认${TERMS.invoiceKind}`}
                 optionType="button"
                 buttonStyle="solid"
                 value={kind ?? undefined}
@@ -180,7 +185,7 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
         )}
         <Form.Item>
           <Checkbox checked={sendEmail} onChange={(e) => setSendEmail(e.target.checked)}>
-            开具后将发票发送到购买方邮箱
+            开具后将发票发送到{TERMS.buyer}邮箱
           </Checkbox>
         </Form.Item>
         <Form.Item>
@@ -213,9 +218,9 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
           beside
           reason={
             !deviceId
-              ? '请先选择开票设备'
+              ? `请先选择${TERMS.device}`
               : !kind
-                ? '请先选择发票种类'
+                ? `请先选择${TERMS.invoiceKind}`
                 : !file && '请先选择填写好的批量开票模板'
           }
         >

@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import {
   TAX_CHANNELS,
   TAX_IDENTITIES,
@@ -53,7 +54,7 @@ function AccountModal({ editing, onClose }: { editing: Editing; onClose: () => v
   return (
     <Modal
       open={editing !== null}
-      title={item ? '编辑税局账号' : '添加税局账号'}
+      title={item ? `编辑${TERMS.taxBureauAccount}` : `添加${TERMS.taxBureauAccount}`}
       onCancel={onClose}
       onOk={submit}
       confirmLoading={saving}
@@ -79,8 +80,8 @@ function AccountModal({ editing, onClose }: { editing: Editing; onClose: () => v
       >
         <Form.Item
           name="account"
-          label="电子税务局账号"
-          rules={[{ required: true, message: '请输入税局账号' }]}
+          label={TERMS.taxBureauAccount}
+          rules={[{ required: true, message: `请输入${TERMS.taxBureauAccount}` }]}
         >
           <Input placeholder="统一社会信用代码/手机号/身份证号" maxLength={50} />
         </Form.Item>
@@ -88,7 +89,7 @@ function AccountModal({ editing, onClose }: { editing: Editing; onClose: () => v
           name="password"
           label="登录密码"
           extra={item ? '不修改请留空；密码加密保存，不会再显示' : '密码加密保存，不会再显示'}
-          rules={item ? [] : [{ required: true, message: '请输入税局账号密码' }]}
+          rules={item ? [] : [{ required: true, message: `请输入${TERMS.taxBureauAccount}密码` }]}
         >
           <Input.Password autoComplete="new-password" maxLength={64} />
         </Form.Item>
@@ -124,10 +125,10 @@ function AccountModal({ editing, onClose }: { editing: Editing; onClose: () => v
             }))}
           />
         </Form.Item>
-        <Form.Item name="device_id" label="数电设备">
+        <Form.Item name="device_id" label={TERMS.digitalAccount}>
           <Select
             allowClear
-            placeholder="选择该账号登录的数电账户"
+            placeholder={`选择该账号登录的${TERMS.digitalAccount}`}
             options={(devices.data ?? [])
               .filter((d) => d.kind === 'digital')
               .map((d) => ({ value: d.device_id, label: d.name }))}
@@ -147,11 +148,17 @@ export function AccountsPage() {
   const qc = useQueryClient();
   const [editing, setEditing] = useState<Editing>(null);
   if (wl.data && !allowed) {
-    return <Result status="403" title="暂无权限" subTitle="当前企业没有白名单税局账号，无法管理税局账号" />;
+    return (
+      <Result
+        status="403"
+        title="暂无权限"
+        subTitle={`当前企业没有白名单${TERMS.taxBureauAccount}，无法管理${TERMS.taxBureauAccount}`}
+      />
+    );
   }
   const columns: TableColumnsType<TaxAccountItem> = [
     {
-      title: '税局账号',
+      title: TERMS.taxBureauAccount,
       key: 'account',
       render: (_, a) => (
         <Space direction="vertical" size={0}>
@@ -160,7 +167,7 @@ export function AccountsPage() {
             {a.white_listed && <Tag color="purple">白名单</Tag>}
           </Space>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {a.channel} · {a.device_name || '未绑定数电设备'}
+            {a.channel} · {a.device_name || `未绑定${TERMS.digitalAccount}`}
           </Typography.Text>
         </Space>
       ),
@@ -230,11 +237,11 @@ export function AccountsPage() {
   ];
   return (
     <Card
-      title="税局账号"
+      title={TERMS.taxBureauAccount}
       size="small"
       extra={
         <Button type="primary" onClick={() => setEditing({ item: null })}>
-          添加税局账号
+          添加{TERMS.taxBureauAccount}
         </Button>
       }
     >

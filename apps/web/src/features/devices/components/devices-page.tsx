@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { DeviceItem, HealthRow } from '@kaipiao/shared/schemas/devices';
 import { beijingMonthDayMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery } from '@tanstack/react-query';
@@ -53,7 +54,7 @@ export function HealthBoard() {
   const lapsed = new Set(rows.filter((r) => r.login_state !== 'online').map((r) => r.tax_account_id)).size;
   const columns: TableColumnsType<HealthRow> = [
     {
-      title: '税局账号',
+      title: TERMS.taxBureauAccount,
       key: 'account',
       render: (_, r) => (
         <Space direction="vertical" size={0}>
@@ -65,7 +66,7 @@ export function HealthBoard() {
       ),
     },
     { title: '开票员', dataIndex: 'clerk_name', width: 120 },
-    { title: '数电设备', dataIndex: 'device_name', width: 240, render: (v: string) => v || '—' },
+    { title: TERMS.digitalAccount, dataIndex: 'device_name', width: 240, render: (v: string) => v || '—' },
     {
       title: '登录状态',
       dataIndex: 'login_state',
@@ -129,7 +130,7 @@ export function HealthBoard() {
         columns={columns}
         dataSource={rows}
         pagination={false}
-        locale={{ emptyText: '暂无税局账号' }}
+        locale={{ emptyText: `暂无${TERMS.taxBureauAccount}` }}
       />
     </Card>
   );
@@ -155,8 +156,10 @@ function DeviceDrawer({ id, onClose }: { id: number | null; onClose: () => void 
             </Descriptions.Item>
             <Descriptions.Item label="通道">{d.channel}</Descriptions.Item>
             <Descriptions.Item label="单张限额">{money(d.per_invoice_limit)}</Descriptions.Item>
-            <Descriptions.Item label="可开票种">{d.invoice_types.map(typeName).join('、')}</Descriptions.Item>
-            <Descriptions.Item label="使用门店" span={2}>
+            <Descriptions.Item label={`可开${TERMS.invoiceKindShort}`}>
+              {d.invoice_types.map(typeName).join('、')}
+            </Descriptions.Item>
+            <Descriptions.Item label={`使用${TERMS.store}`} span={2}>
               {d.stores.map((s) => s.name).join('、') || '—'}
             </Descriptions.Item>
             {d.monthly_quota !== null && (
@@ -187,8 +190,8 @@ function DeviceDrawer({ id, onClose }: { id: number | null; onClose: () => void 
                 pagination={false}
                 dataSource={d.ranges}
                 columns={[
-                  { title: '票种', dataIndex: 'invoice_type', render: typeName },
-                  { title: '发票代码', dataIndex: 'invoice_code' },
+                  { title: TERMS.invoiceKindShort, dataIndex: 'invoice_type', render: typeName },
+                  { title: TERMS.invoiceCode, dataIndex: 'invoice_code' },
                   {
                     title: '号段',
                     key: 'range',
@@ -250,7 +253,7 @@ export function DevicesPage() {
     { title: '单张限额', dataIndex: 'per_invoice_limit', width: 120, render: (v: string) => money(v) },
     { title: '库存 / 额度', key: 'stock', width: 220, render: (_, d) => <StockCell d={d} /> },
     {
-      title: '门店',
+      title: TERMS.store,
       key: 'stores',
       width: 160,
       render: (_, d) => d.stores.map((s) => s.name).join('、') || '—',
@@ -269,7 +272,7 @@ export function DevicesPage() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <HealthBoard />
-      <Card title="开票设备" size="small" data-testid="device-table">
+      <Card title={TERMS.device} size="small" data-testid="device-table">
         {q.data?.some((d) => d.locked) && (
           <Alert
             type="warning"

@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { STOCK_KINDS, type StockMovement } from '@kaipiao/shared/schemas/devices';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -33,10 +34,10 @@ function Movements({ kinds }: { kinds: Array<keyof typeof STOCK_KINDS> }) {
       key: 'dev',
       render: (_, m) => (m.target_device_name ? `${m.device_name} → ${m.target_device_name}` : m.device_name),
     },
-    { title: '票种', dataIndex: 'invoice_type', width: 160, render: typeName },
-    { title: '数量', dataIndex: 'count', width: 80, render: (v: number) => `${v}张` },
+    { title: TERMS.invoiceKindShort, dataIndex: 'invoice_type', width: 160, render: typeName },
+    { title: TERMS.quantity, dataIndex: 'count', width: 80, render: (v: number) => `${v}张` },
     {
-      title: '发票代码 / 号段',
+      title: `${TERMS.invoiceCode} / 号段`,
       key: 'range',
       width: 260,
       render: (_, m) =>
@@ -72,7 +73,7 @@ export function ReceivePage() {
     setBusy(true);
     try {
       const r = await applyStock(v);
-      toastSuccess(`领票成功：发票代码 ${r.invoiceCode}，号码 ${r.startNo}–${r.endNo}`);
+      toastSuccess(`领票成功：${TERMS.invoiceCode} ${r.invoiceCode}，号码 ${r.startNo}–${r.endNo}`);
       await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
     } finally {
       setBusy(false);
@@ -91,9 +92,13 @@ export function ReceivePage() {
               onChange={() => form.setFieldValue('invoice_type', undefined)}
             />
           </Form.Item>
-          <Form.Item name="invoice_type" label="票种" rules={[{ required: true, message: '请选择票种' }]}>
+          <Form.Item
+            name="invoice_type"
+            label={TERMS.invoiceKindShort}
+            rules={[{ required: true, message: `请选择${TERMS.invoiceKindShort}` }]}
+          >
             <FormSelect
-              aria-label="票种"
+              aria-label={TERMS.invoiceKindShort}
               style={{ width: 200 }}
               options={(dev?.invoice_types ?? []).map((t) => ({
                 value: t,
@@ -101,8 +106,12 @@ export function ReceivePage() {
               }))}
             />
           </Form.Item>
-          <Form.Item name="count" label="数量" rules={[{ required: true, message: '请输入数量' }]}>
-            <InputNumber aria-label="数量" min={1} max={1000} precision={0} addonAfter="张" />
+          <Form.Item
+            name="count"
+            label={TERMS.quantity}
+            rules={[{ required: true, message: `请输入${TERMS.quantity}` }]}
+          >
+            <InputNumber aria-label={TERMS.quantity} min={1} max={1000} precision={0} addonAfter="张" />
           </Form.Item>
           <Button type="primary" loading={busy} onClick={submit}>
             申请领票
@@ -187,9 +196,13 @@ export function DispensePage() {
               }))}
             />
           </Form.Item>
-          <Form.Item name="invoice_type" label="票种" rules={[{ required: true, message: '请选择票种' }]}>
+          <Form.Item
+            name="invoice_type"
+            label={TERMS.invoiceKindShort}
+            rules={[{ required: true, message: `请选择${TERMS.invoiceKindShort}` }]}
+          >
             <FormSelect
-              aria-label="票种"
+              aria-label={TERMS.invoiceKindShort}
               options={(main?.invoice_types ?? []).map((t) => ({
                 value: t,
                 label: `${typeName(t)}（主盘余${main?.stock[t] ?? 0}，分盘余${branch?.stock[t] ?? 0}）`,
@@ -198,11 +211,11 @@ export function DispensePage() {
           </Form.Item>
           <Form.Item
             name="count"
-            label={`数量${source ? '' : ''}`}
-            rules={[{ required: true, message: '请输入数量' }]}
+            label={`${TERMS.quantity}${source ? '' : ''}`}
+            rules={[{ required: true, message: `请输入${TERMS.quantity}` }]}
           >
             <InputNumber
-              aria-label="数量"
+              aria-label={TERMS.quantity}
               min={1}
               max={100000}
               precision={0}

@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { type StoreBody, type StoreItem, storeBodySchema } from '@kaipiao/shared/schemas/devices';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -58,7 +59,7 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
   return (
     <Modal
       open={editing !== null}
-      title={item ? '编辑门店' : '新增门店'}
+      title={item ? `编辑${TERMS.store}` : `新增${TERMS.store}`}
       onCancel={onClose}
       onOk={submit}
       confirmLoading={saving}
@@ -80,26 +81,30 @@ function StoreModal({ editing, onClose }: { editing: Editing; onClose: () => voi
             : { default_invoice_types: [], device_ids: [] }
         }
       >
-        <Form.Item name="name" label="门店名称" required rules={rule('name')}>
+        <Form.Item name="name" label={`${TERMS.store}名称`} required rules={rule('name')}>
           <Input maxLength={50} />
         </Form.Item>
-        <Form.Item name="code" label="门店编号" required rules={rule('code')}>
+        <Form.Item name="code" label={`${TERMS.store}编号`} required rules={rule('code')}>
           <Input maxLength={20} />
         </Form.Item>
-        <Form.Item name="device_ids" label="开票设备">
+        <Form.Item name="device_ids" label={TERMS.device}>
           <Select
             mode="multiple"
-            placeholder="选择门店使用的开票设备"
+            placeholder={`选择${TERMS.store}使用的${TERMS.device}`}
             options={(devices.data ?? []).map((d) => ({
               value: d.device_id,
               label: `${d.name}（${d.kind_name}）`,
             }))}
           />
         </Form.Item>
-        <Form.Item name="default_invoice_types" label="默认票种" extra="开票员进入开票页时默认选中的票种">
+        <Form.Item
+          name="default_invoice_types"
+          label={`默认${TERMS.invoiceKindShort}`}
+          extra={`开票员进入开票页时默认选中的${TERMS.invoiceKindShort}`}
+        >
           <Select mode="multiple" options={kinds.map((k) => ({ value: k, label: typeName(k) }))} />
         </Form.Item>
-        <Form.Item name="remark" label="备注" rules={rule('remark')}>
+        <Form.Item name="remark" label={TERMS.remark} rules={rule('remark')}>
           <Input.TextArea maxLength={200} rows={2} />
         </Form.Item>
       </Form>
@@ -131,10 +136,10 @@ export function StoresPage({
     void qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
   };
   const columns: TableColumnsType<StoreItem> = [
-    { title: '门店名称', dataIndex: 'name', width: 130 },
-    { title: '门店编号', dataIndex: 'code', width: 110 },
+    { title: `${TERMS.store}名称`, dataIndex: 'name', width: 130 },
+    { title: `${TERMS.store}编号`, dataIndex: 'code', width: 110 },
     {
-      title: '开票设备',
+      title: TERMS.device,
       key: 'devices',
       render: (_, s) => (
         <Space size={4} wrap>
@@ -143,7 +148,7 @@ export function StoresPage({
       ),
     },
     {
-      title: '默认票种',
+      title: `默认${TERMS.invoiceKindShort}`,
       key: 'kinds',
       width: 200,
       render: (_, s) => s.default_invoice_types.map(typeName).join('、') || '—',
@@ -169,7 +174,11 @@ export function StoresPage({
             </Button>
           )}
           <Popconfirm
-            title={s.status === 'active' ? '停用后该门店不能再开票，确定停用？' : '确定启用该门店？'}
+            title={
+              s.status === 'active'
+                ? `停用后该${TERMS.store}不能再开票，确定停用？`
+                : `确定启用该${TERMS.store}？`
+            }
             onConfirm={() => toggle(s)}
           >
             <Button type="link" size="small" danger={s.status === 'active'}>
@@ -182,11 +191,11 @@ export function StoresPage({
   ];
   return (
     <Card
-      title="门店管理"
+      title={`${TERMS.store}管理`}
       size="small"
       extra={
         <Button type="primary" onClick={() => setEditing({ item: null })}>
-          新增门店
+          新增{TERMS.store}
         </Button>
       }
     >

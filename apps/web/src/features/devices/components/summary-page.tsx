@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { FilingItem } from '@kaipiao/shared/schemas/devices';
 import { beijingMonthDayMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -31,8 +32,8 @@ export function SummaryPage() {
     { title: '设备', key: 'dev', render: (_, r) => `${r.device_name}（${r.kind}）` },
     { title: '所属期', dataIndex: 'period', width: 90 },
     { title: '发票份数', dataIndex: 'invoice_count', width: 90 },
-    { title: '合计金额', dataIndex: 'total_amount', width: 130, render: (v: string) => money(v) },
-    { title: '合计税额', dataIndex: 'total_tax', width: 120, render: (v: string) => money(v) },
+    { title: TERMS.totalAmount, dataIndex: 'total_amount', width: 130, render: (v: string) => money(v) },
+    { title: TERMS.totalTax, dataIndex: 'total_tax', width: 120, render: (v: string) => money(v) },
     {
       title: '抄税',
       dataIndex: 'copied_at',

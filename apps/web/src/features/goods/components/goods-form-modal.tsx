@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import {
   type GoodsBody,
   type GoodsItem,
@@ -212,14 +213,14 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
       >
         <Row gutter={16}>
           <Col span={12}>
-            <Form.Item name="name" label="项目名称" required rules={rule('name')}>
+            <Form.Item name="name" label={TERMS.itemName} required rules={rule('name')}>
               <Input placeholder="如：软件开发服务、住宿费" allowClear />
             </Form.Item>
           </Col>
           <Col span={12}>
             <Form.Item
               name="tax_class_code"
-              label="税收分类编码"
+              label={TERMS.taxClassCode}
               required
               rules={rule('tax_class_code')}
               extra={
@@ -257,39 +258,39 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
               message={
                 shortName ? (
                   <span>
-                    商品简称：<b>{shortName}</b>　发票显示为：
-                    <b>{`*${shortName}*${name.trim() || '项目名称'}`}</b>
+                    {TERMS.shortName}：<b>{shortName}</b>　发票显示为：
+                    <b>{`*${shortName}*${name.trim() || TERMS.itemName}`}</b>
                   </span>
                 ) : (
-                  '选择税收分类编码后，发票上的项目名称显示为“*商品简称*项目名称”'
+                  `选择${TERMS.taxClassCode}后，发票上的${TERMS.itemName}显示为“*${TERMS.shortName}*${TERMS.itemName}”`
                 )
               }
             />
           </Col>
           <Col span={12}>
-            <Form.Item name="spec" label="规格型号" rules={rule('spec')}>
+            <Form.Item name="spec" label={TERMS.spec} rules={rule('spec')}>
               <Input placeholder="请输入" allowClear />
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="unit" label="单位" rules={rule('unit')}>
+            <Form.Item name="unit" label={TERMS.unit} rules={rule('unit')}>
               <Input placeholder="如：项、次、间/天" allowClear />
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="price" label="单价" rules={rule('price')}>
+            <Form.Item name="price" label={TERMS.unitPrice} rules={rule('price')}>
               <Input placeholder="可不填，开票时填写" allowClear />
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="price_includes_tax" label="单价含税" valuePropName="checked">
+            <Form.Item name="price_includes_tax" label={`${TERMS.unitPrice}含税`} valuePropName="checked">
               <Switch checkedChildren="含税" unCheckedChildren="不含税" />
             </Form.Item>
           </Col>
           <Col span={12}>
             <Form.Item
               name="rate_key"
-              label="税率"
+              label={TERMS.taxRate}
               required
               rules={rule('tax_rate')}
               extra={
@@ -299,18 +300,18 @@ export function GoodsFormModal({ open, onOpenChange, editing, variant, onSaved }
               }
             >
               <Select
-                placeholder={code ? '请选择税率' : '请先选择税收分类编码'}
+                placeholder={code ? `请选择${TERMS.taxRate}` : `请先选择${TERMS.taxClassCode}`}
                 allowClear
                 options={rateOptions}
                 loading={ratesLoading}
-                notFoundContent="请先选择税收分类编码"
+                notFoundContent={`请先选择${TERMS.taxClassCode}`}
               />
             </Form.Item>
           </Col>
           <Col span={12}>
             <Form.Item name="preferential_code" label="优惠政策">
               <Select
-                placeholder={isZero ? '0税率已按所选免税/不征税设置' : '不使用'}
+                placeholder={isZero ? `0${TERMS.taxRate}已按所选免税/不征税设置` : '不使用'}
                 disabled={isZero || policyOptions.length === 0}
                 allowClear
                 options={policyOptions}

@@ -1,5 +1,6 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { formatUnitPrice } from '@kaipiao/shared/money/capital';
 import type { GoodsItem } from '@kaipiao/shared/schemas/goods';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
@@ -57,7 +58,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
 
   const columns: TableColumnsType<GoodsItem> = [
     {
-      title: '项目名称',
+      title: TERMS.itemName,
       dataIndex: 'name',
       ellipsis: true,
       render: (_, r) => (
@@ -76,7 +77,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
       render: (_, r) => <EllipsisText>{r.full_name}</EllipsisText>,
     },
     {
-      title: '税收分类编码',
+      title: TERMS.taxClassCode,
       dataIndex: 'tax_class_code',
       width: 200,
       className: 'kp-num',
@@ -90,21 +91,21 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
       ),
     },
     {
-      title: '规格型号',
+      title: TERMS.spec,
       dataIndex: 'spec',
       width: 100,
       ellipsis: true,
       render: (_, r) => <EllipsisText>{orDash(r.spec)}</EllipsisText>,
     },
     {
-      title: '单位',
+      title: TERMS.unit,
       dataIndex: 'unit',
       width: 70,
       ellipsis: true,
       render: (_, r) => <EllipsisText>{orDash(r.unit)}</EllipsisText>,
     },
     {
-      title: '单价',
+      title: TERMS.unitPrice,
       dataIndex: 'price',
       width: 150,
       align: 'right',
@@ -119,7 +120,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
           </Space>
         ),
     },
-    { title: '税率', dataIndex: 'tax_rate_label', width: 80, className: 'kp-nowrap' },
+    { title: TERMS.taxRate, dataIndex: 'tax_rate_label', width: 80, className: 'kp-nowrap' },
     {
       title: '更新时间',
       dataIndex: 'updated_at',
@@ -170,14 +171,14 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
   return (
     <>
       <ListCard
-        title={variant === 'hotel' ? '商品编码（酒店）' : '商品编码'}
-        tooltip="维护常用的开票项目：税收分类编码、税率和单价，开票时直接选用"
+        title={variant === 'hotel' ? `${TERMS.goodsCode}（酒店）` : TERMS.goodsCode}
+        tooltip={`维护常用的开票项目：${TERMS.taxClassCode}、${TERMS.taxRate}和${TERMS.unitPrice}，开票时直接选用`}
         onReload={reload}
         toolbar={
           <>
             <Input.Search
-              placeholder="项目名称 / 商品简称 / 税收分类编码"
-              aria-label="项目名称 / 商品简称 / 税收分类编码"
+              placeholder={`${TERMS.itemName} / ${TERMS.shortName} / ${TERMS.taxClassCode}`}
+              aria-label={`${TERMS.itemName} / ${TERMS.shortName} / ${TERMS.taxClassCode}`}
               allowClear
               style={{ width: 280 }}
               onSearch={(v) => {
@@ -188,7 +189,9 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
               }}
             />
             <Button
-              onClick={() => downloadFile(GOODS_PATHS.template, {}, '商品编码导入模板.xlsx').catch(showError)}
+              onClick={() =>
+                downloadFile(GOODS_PATHS.template, {}, `${TERMS.goodsCode}导入模板.xlsx`).catch(showError)
+              }
             >
               下载模板
             </Button>
@@ -197,7 +200,9 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
             </Button>
             <Button
               icon={<DownloadOutlined />}
-              onClick={() => downloadFile(GOODS_PATHS.export, { keyword }, '商品编码.xlsx').catch(showError)}
+              onClick={() =>
+                downloadFile(GOODS_PATHS.export, { keyword }, `${TERMS.goodsCode}.xlsx`).catch(showError)
+              }
             >
               导出
             </Button>
@@ -253,10 +258,10 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
       />
       <ImportModal
         open={importOpen}
-        title="导入商品编码"
+        title={`导入${TERMS.goodsCode}`}
         uploadPath={GOODS_PATHS.import}
         templatePath={GOODS_PATHS.template}
-        templateName="商品编码导入模板.xlsx"
+        templateName={`${TERMS.goodsCode}导入模板.xlsx`}
         onClose={() => setImportOpen(false)}
         onImported={() => reload()}
       />

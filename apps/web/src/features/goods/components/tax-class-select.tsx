@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { TaxClassCode } from '@kaipiao/shared/schemas/goods';
 import { useQuery } from '@tanstack/react-query';
 import { Select, Space, Tag, Typography } from 'antd';
@@ -55,7 +56,7 @@ export function TaxClassSelect({ value, onChange, initial, id, placeholder }: Pr
       filterOption={false}
       onSearch={setKeyword}
       loading={isFetching}
-      notFoundContent={isFetching ? '搜索中…' : '未找到匹配的税收分类编码'}
+      notFoundContent={isFetching ? '搜索中…' : `未找到匹配的${TERMS.taxClassCode}`}
       options={options}
       optionLabelProp="label"
       onChange={(code: string | undefined, opt) => {

@@ -1,6 +1,6 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { SPECIAL_INVOICE_TYPES } from '@kaipiao/shared';
-import { BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
+import { BUYER_TYPE_OPTIONS, TERMS } from '@kaipiao/shared/glossary/terms';
 import { useQuery } from '@tanstack/react-query';
 import { AutoComplete, Button, Checkbox, Col, Input, Radio, Row, Space, Typography } from 'antd';
 import { type Dispatch, memo, useState } from 'react';
@@ -53,7 +53,7 @@ function BuyerBlockImpl({ draft, dispatch }: Props) {
         return;
       }
       if (!info?.name) {
-        setLookupNote('未查到该纳税人识别号的企业信息，请手动填写');
+        setLookupNote(`未查到该${TERMS.taxCode}的企业信息，请手动填写`);
         return;
       }
       set({ name: info.name, title_type: 2 });
@@ -80,9 +80,9 @@ function BuyerBlockImpl({ draft, dispatch }: Props) {
     <>
       <Row gutter={16}>
         <Col xs={24} md={12}>
-          <Field path="buyer.title_type" label="购买方类型">
+          <Field path="buyer.title_type" label={TERMS.buyerType}>
             <Radio.Group
-              aria-label="购买方类型"
+              aria-label={TERMS.buyerType}
               value={b.title_type}
               onChange={(e) => set({ title_type: e.target.value })}
               options={[...BUYER_TYPE_OPTIONS]}
@@ -112,7 +112,7 @@ function BuyerBlockImpl({ draft, dispatch }: Props) {
                 const t = titles.data?.find((x) => `${x.id}` === id);
                 if (t) set(fromTitle(t));
               }}
-              placeholder={personal ? '请输入个人姓名' : '输入名称搜索购方抬头'}
+              placeholder={personal ? '请输入个人姓名' : `输入名称搜索${TERMS.buyerTitle}`}
               maxLength={300}
             />
           </Field>
@@ -120,20 +120,20 @@ function BuyerBlockImpl({ draft, dispatch }: Props) {
         <Col xs={24} md={12}>
           <Field
             path="buyer.tax_code"
-            label="纳税人识别号"
+            label={TERMS.taxCode}
             id="buyer-tax-code"
             required={special || !personal}
-            extra={lookupNote || (special ? '开具专票时必填' : undefined)}
+            extra={lookupNote || (special ? `开具${TERMS.specialInvoice}时必填` : undefined)}
           >
             <Space.Compact style={{ width: '100%' }}>
               <Input
                 id="buyer-tax-code"
                 value={b.tax_code}
                 onChange={(e) => set({ tax_code: e.target.value.toUpperCase().trim() })}
-                placeholder={personal ? '个人可不填' : '统一社会信用代码/纳税人识别号'}
+                placeholder={personal ? '个人可不填' : `统一社会信用代码/${TERMS.taxCode}`}
                 maxLength={20}
               />
-              <WhyDisabled reason={!b.tax_code.trim() && '请先填写纳税人识别号'}>
+              <WhyDisabled reason={!b.tax_code.trim() && `请先填写${TERMS.taxCode}`}>
                 <Button icon={<SearchOutlined />} loading={looking} onClick={lookup}>
                   查询
                 </Button>

@@ -4,6 +4,7 @@ import {
   type SpecificBusinessDef,
   type TaxEquipment,
 } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Alert, Button, Col, Progress, Radio, Row, Segmented, Select, Space, Tag, Typography } from 'antd';
 import { type Dispatch, memo } from 'react';
 import { openDialog } from '../../../components/dialog-host/index.ts';
@@ -87,35 +88,35 @@ function DeviceBarImpl({ draft, dispatch, devices, loading, specific, allowSpeci
           device's four kinds on one line */}
       <Row gutter={16}>
         <Col xs={24} lg={8}>
-          <Field path="device_id" label="开票设备" id="issue-device" required>
+          <Field path="device_id" label={TERMS.device} id="issue-device" required>
             <Select
               id="issue-device"
               loading={loading}
-              placeholder={loading ? '正在加载设备…' : '请选择开票设备'}
+              placeholder={loading ? '正在加载设备…' : `请选择${TERMS.device}`}
               value={draft.device_id ?? undefined}
               onChange={pick}
               options={devices.map((d) => ({ value: d.device_id, label: deviceLabel(d) }))}
-              notFoundContent="本门店没有可用的开票设备，请联系管理员在设备管理中分配"
+              notFoundContent={`本${TERMS.store}没有可用的${TERMS.device}，请联系管理员在设备管理中分配`}
             />
           </Field>
         </Col>
         <Col xs={24} lg={16}>
-          <Field path="invoice_type" label="发票种类" required>
+          <Field path="invoice_type" label={TERMS.invoiceKind} required>
             <Radio.Group
-              aria-label="发票种类"
+              aria-label={TERMS.invoiceKind}
               optionType="button"
               buttonStyle="solid"
               value={draft.invoice_type ?? undefined}
               onChange={(e) => dispatch({ type: 'invoiceType', invoice_type: e.target.value })}
               options={kinds.map((k) => ({ value: k.code, label: k.name }))}
             />
-            {!kinds.length && <Typography.Text type="secondary">请先选择开票设备</Typography.Text>}
+            {!kinds.length && <Typography.Text type="secondary">请先选择{TERMS.device}</Typography.Text>}
           </Field>
         </Col>
         <Col xs={12} lg={4}>
-          <Field path="invoice_info.price_includes_tax" label="单价/金额">
+          <Field path="invoice_info.price_includes_tax" label={`${TERMS.unitPrice}/${TERMS.amount}`}>
             <Segmented
-              aria-label="单价含税"
+              aria-label={`${TERMS.unitPrice}含税`}
               value={draft.price_includes_tax ? 'incl' : 'excl'}
               onChange={(v) => dispatch({ type: 'priceMode', inclusive: v === 'incl' })}
               options={[

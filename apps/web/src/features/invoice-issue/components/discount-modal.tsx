@@ -1,4 +1,5 @@
 import { dec, formatMoney } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Descriptions, Form, Input, Modal, Radio } from 'antd';
 import { useState } from 'react';
 import { discountAmount, isNumeric, type LineNumbers } from '../utils/line-math.ts';
@@ -19,10 +20,11 @@ type Props = {
 };
 
 function problem(d: Discount, base: string | null): string | null {
-  if (!d.value.trim()) return d.mode === 'amount' ? '请输入折扣金额' : '请输入折扣比例';
+  if (!d.value.trim()) return d.mode === 'amount' ? `请输入折扣${TERMS.amount}` : '请输入折扣比例';
   if (!isNumeric(d.value) || dec(d.value).lte(0)) return '须为大于0的数字';
   if (d.mode === 'percent' && dec(d.value).gt(100)) return '折扣比例不能超过100%';
-  if (d.mode === 'amount' && base && dec(d.value).gt(dec(base))) return '折扣金额不能大于被折扣行金额';
+  if (d.mode === 'amount' && base && dec(d.value).gt(dec(base)))
+    return `折扣${TERMS.amount}不能大于被折扣行${TERMS.amount}`;
   return null;
 }
 
@@ -56,8 +58,8 @@ function DiscountDialog({ line, numbers, inclusive, initial, onOk, onCancel }: P
           {line?.short_name ? `*${line.short_name}*` : ''}
           {line?.name}
         </Descriptions.Item>
-        <Descriptions.Item label={inclusive ? '金额（含税）' : '金额（不含税）'}>
-          {base ? formatMoney(base, { symbol: true }) : '请先填写该行金额'}
+        <Descriptions.Item label={inclusive ? `${TERMS.amount}（含税）` : `${TERMS.amount}（不含税）`}>
+          {base ? formatMoney(base, { symbol: true }) : `请先填写该行${TERMS.amount}`}
         </Descriptions.Item>
       </Descriptions>
       <Form layout="vertical">
@@ -66,13 +68,13 @@ function DiscountDialog({ line, numbers, inclusive, initial, onOk, onCancel }: P
             value={d.mode}
             onChange={(e) => setD({ mode: e.target.value, value: '' })}
             options={[
-              { value: 'amount', label: '按金额' },
+              { value: 'amount', label: `按${TERMS.amount}` },
               { value: 'percent', label: '按比例' },
             ]}
           />
         </Form.Item>
         <Form.Item
-          label={d.mode === 'amount' ? '折扣金额' : '折扣比例'}
+          label={d.mode === 'amount' ? `折扣${TERMS.amount}` : '折扣比例'}
           htmlFor="discount-value"
           validateStatus={tried && error ? 'error' : undefined}
           help={tried && error ? error : undefined}

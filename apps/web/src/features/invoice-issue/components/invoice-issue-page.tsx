@@ -1,4 +1,5 @@
 import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { MSG } from '@kaipiao/shared/validation/messages';
 import { Button, Card, Result } from 'antd';
 import { useMemo } from 'react';
@@ -25,7 +26,7 @@ export function InvoiceIssuePage({ hotel = false }: { hotel?: boolean }) {
       <Card variant="borderless">
         <Result
           status="info"
-          title="请先切换到具体门店"
+          title={`请先切换到具体${TERMS.store}`}
           subTitle={MSG.SUMMARY_GUIDE}
           extra={
             <Button
@@ -36,7 +37,7 @@ export function InvoiceIssuePage({ hotel = false }: { hotel?: boolean }) {
                 )
               }
             >
-              切换门店
+              切换{TERMS.store}
             </Button>
           }
         />

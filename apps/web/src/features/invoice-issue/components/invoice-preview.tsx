@@ -5,6 +5,7 @@ import {
   rateLabel,
   SPECIFIC_BUSINESS,
 } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { beijingChineseDay } from '@kaipiao/shared/time/beijing';
 import { Button, Modal } from 'antd';
 import type { BlueInvoicePayload } from '../utils/build-request.ts';
@@ -32,7 +33,7 @@ function remarkOf(p: BlueInvoicePayload): string {
   const b = p.buyer;
   // printed only when asked for (spec §三 1.6), as the server's documents/remark.ts prints it
   if (p.show_buyer_bank && (b.bank_name || b.bank_account))
-    parts.push(`购方开户银行:${b.bank_name ?? ''};    银行账号:${b.bank_account ?? ''};`);
+    parts.push(`${TERMS.buyerShort}开户银行:${b.bank_name ?? ''};    银行账号:${b.bank_account ?? ''};`);
   const s = p.hotel_stay;
   if (s) {
     const stay = [
@@ -44,8 +45,8 @@ function remarkOf(p: BlueInvoicePayload): string {
   }
   const info = p.invoice_info;
   if (info.remark?.trim()) parts.push(info.remark.trim());
-  if (info.payee) parts.push(`收款人：${info.payee}`);
-  if (info.reviewer) parts.push(`复核人：${info.reviewer}`);
+  if (info.payee) parts.push(`${TERMS.payee}：${info.payee}`);
+  if (info.reviewer) parts.push(`${TERMS.reviewer}：${info.reviewer}`);
   return parts.join(SEP);
 }
 
@@ -83,27 +84,33 @@ export function InvoicePreview({ open, payload, numbers, totals, submitting, onC
           <div className={styles.title}>{title}</div>
           <div className={styles.meta}>
             <div>
-              发票号码：<span className={styles.muted}>开具后生成</span>
+              {TERMS.invoiceNo}：<span className={styles.muted}>开具后生成</span>
             </div>
-            <div>开票日期：{beijingChineseDay(new Date())}</div>
+            <div>
+              {TERMS.issueDate}：{beijingChineseDay(new Date())}
+            </div>
           </div>
         </div>
         <div className={styles.parties}>
-          <div className={styles.side}>购买方信息</div>
+          <div className={styles.side}>{TERMS.buyer}信息</div>
           <div className={styles.party}>
             <div>名称：{buyerName}</div>
-            <div>统一社会信用代码/纳税人识别号：{p.buyer.tax_code}</div>
+            <div>
+              统一社会信用代码/{TERMS.taxCode}：{p.buyer.tax_code}
+            </div>
           </div>
-          <div className={styles.side}>销售方信息</div>
+          <div className={styles.side}>{TERMS.seller}信息</div>
           <div className={styles.party}>
             <div>名称：{p.seller?.name}</div>
-            <div>统一社会信用代码/纳税人识别号：{p.seller?.tax_code}</div>
+            <div>
+              统一社会信用代码/{TERMS.taxCode}：{p.seller?.tax_code}
+            </div>
           </div>
         </div>
         <table className={styles.lines}>
           <thead>
             <tr>
-              <th>项目名称</th>
+              <th>{TERMS.itemName}</th>
               {building ? (
                 <>
                   <th>建筑服务发生地</th>
@@ -111,15 +118,15 @@ export function InvoicePreview({ open, payload, numbers, totals, submitting, onC
                 </>
               ) : (
                 <>
-                  <th>规格型号</th>
-                  <th>单位</th>
-                  <th>数量</th>
-                  <th>单价</th>
+                  <th>{TERMS.spec}</th>
+                  <th>{TERMS.unit}</th>
+                  <th>{TERMS.quantity}</th>
+                  <th>{TERMS.unitPrice}</th>
                 </>
               )}
-              <th>金额</th>
-              <th>税率/征收率</th>
-              <th>税额</th>
+              <th>{TERMS.amount}</th>
+              <th>{TERMS.taxRate}/征收率</th>
+              <th>{TERMS.taxAmount}</th>
             </tr>
           </thead>
           <tbody>
@@ -161,16 +168,18 @@ export function InvoicePreview({ open, payload, numbers, totals, submitting, onC
           </tbody>
         </table>
         <div className={styles.grand}>
-          <span>价税合计（大写）</span>
+          <span>{TERMS.totalWithTaxCapital}</span>
           <span className={styles.capital}>⊗ {totals.capital}</span>
           <span className={styles.small}>（小写）¥{totals.totalWithTax}</span>
         </div>
         <SpecificTables payload={p} />
         <div className={styles.remark}>
-          <div className={styles.side}>备注</div>
+          <div className={styles.side}>{TERMS.remark}</div>
           <div className={styles.remarkText}>{remarkOf(p)}</div>
         </div>
-        <div className={styles.foot}>开票人：{p.invoice_info.drawer}</div>
+        <div className={styles.foot}>
+          {TERMS.drawer}：{p.invoice_info.drawer}
+        </div>
       </section>
     </Modal>
   );

@@ -1,4 +1,5 @@
 import { formatMoney } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Form, Popconfirm, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
@@ -126,7 +127,7 @@ export function IssueForm(props: IssueFormProps) {
               type="warning"
               showIcon
               style={{ marginBottom: 16 }}
-              message="当前门店没有可用的开票设备，请联系管理员在“设备管理”中为门店分配设备"
+              message={`当前${TERMS.store}没有可用的${TERMS.device}，请联系管理员在“设备管理”中为${TERMS.store}分配设备`}
             />
           )}
           <Card variant="borderless" title="开票信息" className={styles.card}>
@@ -141,11 +142,11 @@ export function IssueForm(props: IssueFormProps) {
           </Card>
           <Card
             variant="borderless"
-            title="购买方信息"
+            title={`${TERMS.buyer}信息`}
             className={styles.card}
             extra={
               <Typography.Text type="secondary">
-                销售方：{props.seller.name}（{props.seller.tax_code}）
+                {TERMS.seller}：{props.seller.name}（{props.seller.tax_code}）
               </Typography.Text>
             }
           >
@@ -161,7 +162,12 @@ export function IssueForm(props: IssueFormProps) {
             <TotalsBar totals={form.totals} />
           </Card>
           <SpecificBlock draft={draft} dispatch={dispatch} />
-          <Card variant="borderless" title="备注与开票人" className={styles.card} style={{ marginTop: 16 }}>
+          <Card
+            variant="borderless"
+            title={`${TERMS.remark}与${TERMS.drawer}`}
+            className={styles.card}
+            style={{ marginTop: 16 }}
+          >
             {form.reasonNeeded && (
               <SmallScaleReasonField value={draft.small_scale_reason} dispatch={dispatch} />
             )}
@@ -185,7 +191,7 @@ export function IssueForm(props: IssueFormProps) {
           <div className={styles.actions}>
             <Space className={styles.actionsTotal} size={16} wrap>
               <span>
-                价税合计{' '}
+                {TERMS.totalWithTax}{' '}
                 <Typography.Text strong className={styles.grand}>
                   {formatMoney(form.totals.totalWithTax, { symbol: true })}
                 </Typography.Text>
@@ -199,7 +205,7 @@ export function IssueForm(props: IssueFormProps) {
             </Space>
             <Popconfirm
               title="清空当前填写的内容？"
-              description="开票设备和开票人会保留"
+              description={`${TERMS.device}和${TERMS.drawer}会保留`}
               okText="清空"
               cancelText="取消"
               onConfirm={form.clear}

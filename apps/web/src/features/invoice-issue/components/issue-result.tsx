@@ -1,5 +1,6 @@
 import { DownloadOutlined, FileSearchOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
 import { formatMoney, INVOICE_TYPES, type IssueResult as Result } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { beijingDateTime } from '@kaipiao/shared/time/beijing';
 import { Alert, Result as AntResult, Button, Card, Descriptions, Space, Typography } from 'antd';
 import { useState } from 'react';
@@ -67,18 +68,18 @@ export function IssueResultPanel({ result, email, emailed, note, libraryPath, on
           style={{ maxWidth: 880, margin: '0 auto' }}
         >
           {result.invoice_code ? (
-            <Descriptions.Item label="发票代码">{result.invoice_code}</Descriptions.Item>
+            <Descriptions.Item label={TERMS.invoiceCode}>{result.invoice_code}</Descriptions.Item>
           ) : null}
-          <Descriptions.Item label="发票号码">
+          <Descriptions.Item label={TERMS.invoiceNo}>
             <Typography.Text copyable={{ text: result.invoice_no ?? '' }}>
-              <output aria-label="发票号码">{result.invoice_no}</output>
+              <output aria-label={TERMS.invoiceNo}>{result.invoice_no}</output>
             </Typography.Text>
           </Descriptions.Item>
-          <Descriptions.Item label="发票种类">{kind}</Descriptions.Item>
-          <Descriptions.Item label="价税合计">
+          <Descriptions.Item label={TERMS.invoiceKind}>{kind}</Descriptions.Item>
+          <Descriptions.Item label={TERMS.totalWithTax}>
             {formatMoney(result.total_price_with_tax, { symbol: true })}
           </Descriptions.Item>
-          <Descriptions.Item label="开票时间">
+          <Descriptions.Item label={TERMS.issueTime}>
             {result.issued_at ? beijingDateTime(result.issued_at) : '—'}
           </Descriptions.Item>
           <Descriptions.Item label="流水号" span={2}>

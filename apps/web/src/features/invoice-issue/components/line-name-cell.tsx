@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { useQuery } from '@tanstack/react-query';
 import { AutoComplete, Button, Popover, Select, Space, Tag, Typography } from 'antd';
 import { type Dispatch, useState } from 'react';
@@ -33,7 +34,7 @@ function CodeEditor({ line, dispatch }: { line: DraftLine; dispatch: Dispatch<Dr
   return (
     <Space direction="vertical" style={{ width: 320 }}>
       <Select
-        aria-label="搜索税收分类编码"
+        aria-label={`搜索${TERMS.taxClassCode}`}
         showSearch
         filterOption={false}
         value={line.tax_class_code || undefined}
@@ -63,8 +64,8 @@ function CodeEditor({ line, dispatch }: { line: DraftLine; dispatch: Dispatch<Dr
       />
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {line.short_name
-          ? `票面显示：*${line.short_name}*${line.name || '项目名称'}`
-          : '常用项目可在“商品编码”中维护后直接选用'}
+          ? `票面显示：*${line.short_name}*${line.name || TERMS.itemName}`
+          : `常用项目可在“${TERMS.goodsCode}”中维护后直接选用`}
       </Typography.Text>
     </Space>
   );
@@ -113,7 +114,7 @@ export function LineNameCell({ line, index, dispatch, readOnly }: Props) {
   return (
     <div>
       <AutoComplete
-        aria-label={`项目名称 第${index + 1}行`}
+        aria-label={`${TERMS.itemName} 第${index + 1}行`}
         value={line.name}
         options={options}
         status={error ? 'error' : undefined}
@@ -136,11 +137,17 @@ export function LineNameCell({ line, index, dispatch, readOnly }: Props) {
           if (p) dispatch({ type: 'pickProject', key: line.key, project: p });
         }}
       />
-      <Popover trigger="click" title="税收分类编码" content={<CodeEditor line={line} dispatch={dispatch} />}>
+      <Popover
+        trigger="click"
+        title={TERMS.taxClassCode}
+        content={<CodeEditor line={line} dispatch={dispatch} />}
+      >
         {/* a narrow name column (1280 px) ends the code in …; the popover shows it in full */}
         <Button type="link" size="small" style={{ padding: 0, height: 20, fontSize: 12, maxWidth: '100%' }}>
           <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-            {line.tax_class_code ? `*${line.short_name || '?'}* ${line.tax_class_code}` : '选择税收分类编码'}
+            {line.tax_class_code
+              ? `*${line.short_name || '?'}* ${line.tax_class_code}`
+              : `选择${TERMS.taxClassCode}`}
           </span>
         </Button>
       </Popover>

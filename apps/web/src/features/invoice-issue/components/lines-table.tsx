@@ -1,4 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Button, Input, Select, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { type Dispatch, memo, useState } from 'react';
 import type { DraftAction } from '../utils/draft.ts';
@@ -93,7 +94,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
     {
       // no width: the name takes what the other columns leave (issue 24 item 1: every column,
       // 税额 included, fits at 1280 px)
-      title: '项目名称',
+      title: TERMS.itemName,
       render: (_, r) => (
         <LineNameCell line={r.line} index={r.index} dispatch={dispatch} readOnly={r.line.line_kind === 1} />
       ),
@@ -102,11 +103,11 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
       ? []
       : ([
           {
-            title: '规格型号',
+            title: TERMS.spec,
             width: 76,
             render: (_, r) => (
               <TextCell
-                label="规格型号"
+                label={TERMS.spec}
                 index={r.index}
                 path={`goods_info.${r.index}.spec`}
                 value={r.line.spec}
@@ -117,7 +118,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
             ),
           },
           {
-            title: rent ? '面积单位' : '单位',
+            title: rent ? '面积单位' : TERMS.unit,
             width: 72,
             render: (_, r) =>
               rent && r.line.line_kind !== 1 ? (
@@ -128,7 +129,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
                 />
               ) : (
                 <TextCell
-                  label="单位"
+                  label={TERMS.unit}
                   index={r.index}
                   path={`goods_info.${r.index}.unit`}
                   value={r.line.unit}
@@ -139,11 +140,11 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
               ),
           },
           {
-            title: rent ? '面积' : '数量',
+            title: rent ? '面积' : TERMS.quantity,
             width: 80,
             render: (_, r) => (
               <NumberCell
-                label={rent ? '面积' : '数量'}
+                label={rent ? '面积' : TERMS.quantity}
                 index={r.index}
                 paths={[`goods_info.${r.index}.quantity`]}
                 value={r.line.line_kind === 1 ? '' : r.line.quantity}
@@ -153,11 +154,11 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
             ),
           },
           {
-            title: `单价${mode}`,
+            title: `${TERMS.unitPrice}${mode}`,
             width: 120,
             render: (_, r) => (
               <NumberCell
-                label="单价"
+                label={TERMS.unitPrice}
                 index={r.index}
                 paths={[`goods_info.${r.index}.price`]}
                 value={shownPrice(r.line, numbers[r.index], inclusive)}
@@ -168,7 +169,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
           },
         ] satisfies TableColumnsType<Row>)),
     {
-      title: `金额${mode}`,
+      title: `${TERMS.amount}${mode}`,
       width: 120,
       render: (_, r) =>
         r.line.line_kind === 1 ? (
@@ -177,7 +178,7 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
           </Typography.Text>
         ) : (
           <NumberCell
-            label="金额"
+            label={TERMS.amount}
             index={r.index}
             paths={[`goods_info.${r.index}.amount`, `goods_info.${r.index}.amount_with_tax`]}
             value={shownAmount(r.line, numbers[r.index], inclusive)}
@@ -186,14 +187,14 @@ function LinesTableImpl({ draft, numbers, dispatch }: Props) {
         ),
     },
     {
-      title: '税率',
+      title: TERMS.taxRate,
       width: 96,
       render: (_, r) => (
         <RateCell line={r.line} index={r.index} dispatch={dispatch} readOnly={r.line.line_kind === 1} />
       ),
     },
     {
-      title: '税额',
+      title: TERMS.taxAmount,
       width: 100,
       align: 'right',
       render: (_, r) => <TaxCell index={r.index} value={numbers[r.index]?.taxAmount ?? ''} />,
@@ -312,7 +313,7 @@ function TaxCell({ index, value }: { index: number; value: string }) {
   const error = useFirstError([`goods_info.${index}.tax_amount`]);
   return (
     <div>
-      <output aria-label={`税额 第${index + 1}行`} className="kp-num">
+      <output aria-label={`${TERMS.taxAmount} 第${index + 1}行`} className="kp-num">
         {value}
       </output>
       <CellError message={error} />

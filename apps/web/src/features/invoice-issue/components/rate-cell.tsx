@@ -6,6 +6,7 @@ import {
   ratesFor,
   type TaxRateResult,
 } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { type Dispatch, useEffect } from 'react';
@@ -104,12 +105,12 @@ export function RateCell({ line, index, dispatch, readOnly }: Props) {
   return (
     <div>
       <Select
-        aria-label={`税率 第${index + 1}行`}
+        aria-label={`${TERMS.taxRate} 第${index + 1}行`}
         value={value}
         disabled={readOnly}
         status={error ? 'error' : undefined}
         onBlur={() => touch(`goods_info.${index}.tax_rate`)}
-        placeholder="税率"
+        placeholder={TERMS.taxRate}
         style={{ width: '100%' }}
         options={items}
         onChange={pick}

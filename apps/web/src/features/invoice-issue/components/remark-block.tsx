@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Checkbox, Col, Input, Row } from 'antd';
 import { type Dispatch, memo } from 'react';
 import type { DraftAction } from '../utils/draft.ts';
@@ -23,7 +24,7 @@ function RemarkBlockImpl({ draft, dispatch }: Props) {
   return (
     <Row gutter={16}>
       <Col span={24}>
-        <Field path="invoice_info.remark" label="备注" id="issue-remark">
+        <Field path="invoice_info.remark" label={TERMS.remark} id="issue-remark">
           <Input.TextArea
             id="issue-remark"
             value={draft.remark}
@@ -31,7 +32,7 @@ function RemarkBlockImpl({ draft, dispatch }: Props) {
             showCount
             maxLength={REMARK_MAX}
             autoSize={{ minRows: 2, maxRows: 6 }}
-            placeholder="选填，最多450个字符；收款人、复核人会自动附在备注末尾"
+            placeholder={`选填，最多450个字符；${TERMS.payee}、${TERMS.reviewer}会自动附在${TERMS.remark}末尾`}
           />
         </Field>
       </Col>
@@ -40,17 +41,17 @@ function RemarkBlockImpl({ draft, dispatch }: Props) {
           checked={draft.show_buyer_bank === true}
           onChange={(e) => set({ show_buyer_bank: e.target.checked })}
         >
-          显示购方开户行及账号
+          显示{TERMS.buyerShort}开户行及账号
         </Checkbox>
         <Checkbox
           checked={draft.show_seller_bank === true}
           onChange={(e) => set({ show_seller_bank: e.target.checked })}
         >
-          显示销方开户行及账号
+          显示{TERMS.sellerShort}开户行及账号
         </Checkbox>
       </Col>
       <Col xs={24} md={8}>
-        <Field path="invoice_info.drawer" label="开票人" id="issue-drawer">
+        <Field path="invoice_info.drawer" label={TERMS.drawer} id="issue-drawer">
           <Input
             id="issue-drawer"
             value={draft.drawer}
@@ -60,7 +61,7 @@ function RemarkBlockImpl({ draft, dispatch }: Props) {
         </Field>
       </Col>
       <Col xs={24} md={8}>
-        <Field path="invoice_info.payee" label="收款人" id="issue-payee">
+        <Field path="invoice_info.payee" label={TERMS.payee} id="issue-payee">
           <Input
             id="issue-payee"
             value={draft.payee}
@@ -70,7 +71,7 @@ function RemarkBlockImpl({ draft, dispatch }: Props) {
         </Field>
       </Col>
       <Col xs={24} md={8}>
-        <Field path="invoice_info.reviewer" label="复核人" id="issue-reviewer">
+        <Field path="invoice_info.reviewer" label={TERMS.reviewer} id="issue-reviewer">
           <Input
             id="issue-reviewer"
             value={draft.reviewer}

@@ -1,4 +1,5 @@
 import { formatMoney } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { Totals } from '../utils/line-math.ts';
 import { CellError, useFirstError } from './field.tsx';
 import styles from './invoice-issue.module.css';
@@ -15,29 +16,29 @@ export function TotalsBar({ totals }: { totals: Totals }) {
     <div className={styles.totals}>
       <div className={styles.totalsRow}>
         <span className={styles.totalsItem}>
-          合计金额
-          <output aria-label="合计金额" className={styles.figure}>
+          {TERMS.totalAmount}
+          <output aria-label={TERMS.totalAmount} className={styles.figure}>
             {formatMoney(totals.totalAmount, { symbol: true })}
           </output>
         </span>
         <span className={styles.totalsItem}>
-          合计税额
-          <output aria-label="合计税额" className={styles.figure}>
+          {TERMS.totalTax}
+          <output aria-label={TERMS.totalTax} className={styles.figure}>
             {formatMoney(totals.totalTax, { symbol: true })}
           </output>
         </span>
         <span className={`${styles.totalsItem} ${styles.totalsCapital}`}>
-          价税合计（大写）
+          {TERMS.totalWithTaxCapital}
           <span className={styles.circleX} aria-hidden>
             ×
           </span>
-          <output aria-label="价税合计大写" className={styles.figure}>
+          <output aria-label={`${TERMS.totalWithTax}大写`} className={styles.figure}>
             {totals.capital}
           </output>
         </span>
         <span className={styles.totalsItem}>
           （小写）
-          <output aria-label="价税合计" className={`${styles.figure} ${styles.grand}`}>
+          <output aria-label={TERMS.totalWithTax} className={`${styles.figure} ${styles.grand}`}>
             {formatMoney(totals.totalWithTax, { symbol: true })}
           </output>
         </span>

@@ -6,6 +6,7 @@ import {
   lineLimitIssue,
   MONEY_MSG,
 } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { BlueInvoicePayload } from './build-request.ts';
 import { computeAll, isNumeric, type LineNumbers } from './line-math.ts';
 import { addSpecificErrors } from './specific-rules.ts';
@@ -44,28 +45,29 @@ export function zhIssue(issue: ZodIssue): string {
 }
 
 const FIXED: Record<string, string> = {
-  device_id: '请选择开票设备',
-  invoice_type: '请选择发票种类',
+  device_id: `请选择${TERMS.device}`,
+  invoice_type: `请选择${TERMS.invoiceKind}`,
 };
 
 function lineChecks(draft: Draft, errors: FieldErrors, computed?: readonly (LineNumbers | null)[]) {
   const numbers = computed ?? computeAll(draft.lines, draft.price_includes_tax);
   draft.lines.forEach((l, i) => {
     const at = `goods_info.${i}`;
-    if (!l.name.trim()) errors[`${at}.name`] = '请输入或选择项目名称';
+    if (!l.name.trim()) errors[`${at}.name`] = `请输入或选择${TERMS.itemName}`;
     else if (!/^\d{19}$/.test(l.tax_class_code) || !l.short_name.trim()) {
-      errors[`${at}.tax_class_code`] = '请选择商品编码（税收分类编码）';
+      errors[`${at}.tax_class_code`] = `请选择${TERMS.goodsCode}（${TERMS.taxClassCode}）`;
     }
-    if (!isNumeric(l.tax_rate)) errors[`${at}.tax_rate`] = '请选择税率';
+    if (!isNumeric(l.tax_rate)) errors[`${at}.tax_rate`] = `请选择${TERMS.taxRate}`;
     if (l.line_kind === 1 || numbers[i]) return;
     const q = l.quantity.trim();
     if (q && !isNumeric(q)) errors[`${at}.quantity`] = '请输入数字';
-    else if (q && dec(q).lte(0)) errors[`${at}.quantity`] = '数量须大于0';
+    else if (q && dec(q).lte(0)) errors[`${at}.quantity`] = `${TERMS.quantity}须大于0`;
     if (l.driver === 'price') {
-      if (!l.price.trim()) errors[`${at}.price`] = q ? '请输入单价' : '请输入单价或金额';
+      if (!l.price.trim())
+        errors[`${at}.price`] = q ? `请输入${TERMS.unitPrice}` : `请输入${TERMS.unitPrice}或${TERMS.amount}`;
       else if (!isNumeric(l.price)) errors[`${at}.price`] = '请输入数字';
-      else if (!q) errors[`${at}.quantity`] = '有单价时须填写数量';
-    } else if (!l.amount.trim()) errors[`${at}.amount`] = '请输入金额';
+      else if (!q) errors[`${at}.quantity`] = `有${TERMS.unitPrice}时须填写${TERMS.quantity}`;
+    } else if (!l.amount.trim()) errors[`${at}.amount`] = `请输入${TERMS.amount}`;
     else if (!isNumeric(l.amount)) errors[`${at}.amount`] = '请输入数字';
   });
   return numbers;
@@ -136,11 +138,11 @@ export function validateDraft(
     for (const e of amountErrors) v.errors[e.field] ??= e.message;
     const limit = opts.limits?.perInvoiceLimit;
     if (limit && isNumeric(total_amount) && dec(total_amount).gt(dec(limit))) {
-      v.errors['invoice_info.total_amount'] ??= `合计金额超过本设备单张开票限额 ¥${limit}`;
+      v.errors['invoice_info.total_amount'] ??= `${TERMS.totalAmount}超过本设备单张开票限额 ¥${limit}`;
     }
     const left = opts.limits?.quotaLeft;
     if (left && isNumeric(total_amount) && dec(total_amount).gt(dec(left))) {
-      v.errors['invoice_info.total_amount'] ??= `合计金额超过本月剩余开票额度 ¥${left}`;
+      v.errors['invoice_info.total_amount'] ??= `${TERMS.totalAmount}超过本月剩余开票额度 ¥${left}`;
     }
   }
   if (opts.limits?.deviceProblem && payload.device_id) v.errors.device_id = opts.limits.deviceProblem;

@@ -1,4 +1,5 @@
 import { DownloadOutlined, MailOutlined, PrinterOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { formatQuantity, formatUnitPrice } from '@kaipiao/shared/money/capital';
 import type { InvoiceDetail, InvoiceLineView } from '@kaipiao/shared/schemas/query';
 import { useQuery } from '@tanstack/react-query';
@@ -36,11 +37,11 @@ const EVENT_COLORS: Record<string, string> = {
 
 function eventText(e: InvoiceDetail['events'][number]): string {
   const d = e.detail as Record<string, unknown>;
-  if (e.kind === 'issued' && d.invoice_no) return `发票号码 ${d.invoice_no}`;
+  if (e.kind === 'issued' && d.invoice_no) return `${TERMS.invoiceNo} ${d.invoice_no}`;
   if ((e.kind === 'emailed' || e.kind === 'email_failed') && d.email) return `收件人 ${d.email}`;
   if (e.kind === 'failed' && (d.message || d.code)) return String(d.message ?? `错误码 ${d.code}`);
   if (e.kind === 'reddened' && d.red_invoice_no)
-    return `红字发票 ${d.red_invoice_no}，价税合计 ${money2(String(d.amount_with_tax ?? ''))}`;
+    return `${TERMS.redInvoice} ${d.red_invoice_no}，${TERMS.totalWithTax} ${money2(String(d.amount_with_tax ?? ''))}`;
   if (e.kind === 'rendered' && Array.isArray(d.files))
     return `生成 ${(d.files as { kind: string }[]).map((f) => f.kind.toUpperCase()).join('、')}`;
   return '';
@@ -49,7 +50,7 @@ function eventText(e: InvoiceDetail['events'][number]): string {
 const lineColumns = [
   { title: '序号', dataIndex: 'line_no', width: 56 },
   {
-    title: '项目名称',
+    title: TERMS.itemName,
     dataIndex: 'full_name',
     render: (v: string, l: InvoiceLineView) => (
       <Space direction="vertical" size={0}>
@@ -61,25 +62,25 @@ const lineColumns = [
       </Space>
     ),
   },
-  { title: '规格型号', dataIndex: 'spec', width: 90, render: (v: string) => v || '—' },
-  { title: '单位', dataIndex: 'unit', width: 70, render: (v: string) => v || '—' },
+  { title: TERMS.spec, dataIndex: 'spec', width: 90, render: (v: string) => v || '—' },
+  { title: TERMS.unit, dataIndex: 'unit', width: 70, render: (v: string) => v || '—' },
   {
-    title: '数量',
+    title: TERMS.quantity,
     dataIndex: 'quantity',
     width: 80,
     align: 'right' as const,
     render: (v: string | null) => formatQuantity(v) || '—',
   },
   {
-    title: '单价',
+    title: TERMS.unitPrice,
     dataIndex: 'unit_price',
     width: 110,
     align: 'right' as const,
     render: (v: string | null) => formatUnitPrice(v) || '—',
   },
-  { title: '金额', dataIndex: 'amount', width: 110, align: 'right' as const, render: money2 },
-  { title: '税率', dataIndex: 'tax_rate_label', width: 70 },
-  { title: '税额', dataIndex: 'tax_amount', width: 100, align: 'right' as const, render: money2 },
+  { title: TERMS.amount, dataIndex: 'amount', width: 110, align: 'right' as const, render: money2 },
+  { title: TERMS.taxRate, dataIndex: 'tax_rate_label', width: 70 },
+  { title: TERMS.taxAmount, dataIndex: 'tax_amount', width: 100, align: 'right' as const, render: money2 },
 ];
 
 function Body({ d }: { d: InvoiceDetail }) {
@@ -94,14 +95,14 @@ function Body({ d }: { d: InvoiceDetail }) {
         column={2}
         bordered
         items={[
-          { key: 'type', label: '发票种类', children: inv.invoice_type_name, span: 2 },
-          { key: 'code', label: '发票代码', children: inv.invoice_code || '—' },
+          { key: 'type', label: TERMS.invoiceKind, children: inv.invoice_type_name, span: 2 },
+          { key: 'code', label: TERMS.invoiceCode, children: inv.invoice_code || '—' },
           {
             key: 'no',
-            label: '发票号码',
+            label: TERMS.invoiceNo,
             children: inv.invoice_no ? <Typography.Text copyable>{inv.invoice_no}</Typography.Text> : '—',
           },
-          { key: 'issued', label: '开票时间', children: beijingTime(inv.issued_at, true) },
+          { key: 'issued', label: TERMS.issueTime, children: beijingTime(inv.issued_at, true) },
           {
             key: 'status',
             label: '状态',
@@ -112,10 +113,10 @@ function Body({ d }: { d: InvoiceDetail }) {
               </Space>
             ),
           },
-          { key: 'store', label: '门店', children: inv.store_name || '—' },
+          { key: 'store', label: TERMS.store, children: inv.store_name || '—' },
           { key: 'serial', label: '流水号', children: inv.serial_no },
           { key: 'check', label: '校验码', children: inv.check_code || '—' },
-          { key: 'drawer', label: '开票人', children: inv.drawer || inv.created_by_name || '—' },
+          { key: 'drawer', label: TERMS.drawer, children: inv.drawer || inv.created_by_name || '—' },
           ...(inv.small_scale_reason
             ? [{ key: 'slsm', label: '3%征收率原因', span: 2, children: inv.small_scale_reason }]
             : []),
@@ -125,12 +126,12 @@ function Body({ d }: { d: InvoiceDetail }) {
         size="small"
         column={2}
         bordered
-        title="购买方 / 销售方"
+        title={`${TERMS.buyer} / ${TERMS.seller}`}
         items={[
-          { key: 'bn', label: '购买方名称', children: inv.buyer_name },
-          { key: 'sn', label: '销售方名称', children: inv.seller_name },
-          { key: 'bt', label: '购买方税号', children: inv.buyer_tax_code || '—' },
-          { key: 'st', label: '销售方税号', children: inv.seller_tax_code },
+          { key: 'bn', label: `${TERMS.buyer}名称`, children: inv.buyer_name },
+          { key: 'sn', label: `${TERMS.seller}名称`, children: inv.seller_name },
+          { key: 'bt', label: `${TERMS.buyer}${TERMS.taxCodeShort}`, children: inv.buyer_tax_code || '—' },
+          { key: 'st', label: `${TERMS.seller}${TERMS.taxCodeShort}`, children: inv.seller_tax_code },
           {
             key: 'ba',
             label: '地址电话',
@@ -151,7 +152,7 @@ function Body({ d }: { d: InvoiceDetail }) {
             label: '开户行及账号',
             children: [inv.seller_bank_name, inv.seller_bank_account].filter(Boolean).join(' ') || '—',
           },
-          { key: 'em', label: '购买方邮箱', children: inv.buyer_email || '—', span: 2 },
+          { key: 'em', label: `${TERMS.buyer}邮箱`, children: inv.buyer_email || '—', span: 2 },
         ]}
       />
       <div>
@@ -166,7 +167,7 @@ function Body({ d }: { d: InvoiceDetail }) {
           summary={() => (
             <Table.Summary.Row>
               <Table.Summary.Cell index={0} colSpan={6}>
-                合计（价税合计 ¥{money2(inv.total_with_tax)}）
+                合计（{TERMS.totalWithTax} ¥{money2(inv.total_with_tax)}）
               </Table.Summary.Cell>
               <Table.Summary.Cell index={6} align="right">
                 {money2(inv.total_amount)}
@@ -180,7 +181,7 @@ function Body({ d }: { d: InvoiceDetail }) {
         />
         {inv.remark && (
           <Typography.Paragraph type="secondary" style={{ marginTop: 8, whiteSpace: 'pre-wrap' }}>
-            备注：{inv.remark}
+            {TERMS.remark}：{inv.remark}
           </Typography.Paragraph>
         )}
       </div>
@@ -196,7 +197,7 @@ function Body({ d }: { d: InvoiceDetail }) {
         <Alert
           type="info"
           showIcon
-          message={`本发票为红字发票，对应蓝字发票 ${d.original.invoice_code}${d.original.invoice_no ?? ''}（价税合计 ${money2(d.original.total_with_tax)}）`}
+          message={`本发票为${TERMS.redInvoice}，对应${TERMS.blueInvoice} ${d.original.invoice_code}${d.original.invoice_no ?? ''}（${TERMS.totalWithTax} ${money2(d.original.total_with_tax)}）`}
         />
       )}
       {d.red && (
@@ -204,15 +205,19 @@ function Body({ d }: { d: InvoiceDetail }) {
           size="small"
           column={3}
           bordered
-          title="红冲情况"
+          title={`${TERMS.redLetter}情况`}
           items={[
             {
               key: 'n',
-              label: '红字发票',
+              label: TERMS.redInvoice,
               children: d.red.red_invoices.length ? `${d.red.red_invoices.length} 张` : '无',
             },
-            { key: 'r', label: '已红冲价税合计', children: money2(d.red.reddened_with_tax) },
-            { key: 'left', label: '可红冲余额', children: money2(d.red.remaining_with_tax) },
+            {
+              key: 'r',
+              label: `已${TERMS.redLetter}${TERMS.totalWithTax}`,
+              children: money2(d.red.reddened_with_tax),
+            },
+            { key: 'left', label: `可${TERMS.redLetter}余额`, children: money2(d.red.remaining_with_tax) },
           ]}
         />
       )}

@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { InvoiceRow } from '@kaipiao/shared/schemas/query';
 import type { TableColumnsType } from 'antd';
 import { beijingTime, money2 } from '../utils.ts';
@@ -23,7 +24,7 @@ export function libraryColumns({
 }): TableColumnsType<InvoiceRow> {
   return [
     {
-      title: '发票号码',
+      title: TERMS.invoiceNo,
       dataIndex: 'invoice_no',
       width: 200,
       className: 'kp-num',
@@ -37,7 +38,7 @@ export function libraryColumns({
       ),
     },
     {
-      title: '发票种类',
+      title: TERMS.invoiceKind,
       dataIndex: 'invoice_type_name',
       width: 190,
       // issue 24 item 1: at 1280–1599 px the key columns fit without scrolling; the kind, the
@@ -51,7 +52,7 @@ export function libraryColumns({
       ),
     },
     {
-      title: '购买方',
+      title: TERMS.buyer,
       dataIndex: 'buyer_name',
       // the column that takes the room left; a long name ends in … and shows in full on hover
       render: (_, r) => (
@@ -64,7 +65,7 @@ export function libraryColumns({
       ),
     },
     {
-      title: '合计金额',
+      title: TERMS.totalAmount,
       dataIndex: 'total_amount',
       align: 'right',
       width: 120,
@@ -73,7 +74,7 @@ export function libraryColumns({
       render: (_, r) => amountCell(r.total_amount),
     },
     {
-      title: '税额',
+      title: TERMS.totalTax,
       dataIndex: 'total_tax',
       align: 'right',
       width: 110,
@@ -82,7 +83,7 @@ export function libraryColumns({
       render: (_, r) => amountCell(r.total_tax),
     },
     {
-      title: '价税合计',
+      title: TERMS.totalWithTax,
       dataIndex: 'total_with_tax',
       align: 'right',
       width: 130,
@@ -96,7 +97,7 @@ export function libraryColumns({
       render: (_, r) => <StatusTag status={r.status_key} />,
     },
     {
-      title: '门店',
+      title: TERMS.store,
       dataIndex: 'store_name',
       width: 120,
       ellipsis: true,
@@ -105,7 +106,7 @@ export function libraryColumns({
       render: (_, r) => r.store_name || '—',
     },
     {
-      title: '开票时间',
+      title: TERMS.issueTime,
       dataIndex: 'issued_at',
       width: 170,
       className: 'kp-num',

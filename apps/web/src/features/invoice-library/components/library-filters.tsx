@@ -1,4 +1,5 @@
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { INVOICE_TYPES } from '@kaipiao/shared/schemas/invoice';
 import { AMOUNT_RANGE_INVERTED, LIBRARY_STATUS } from '@kaipiao/shared/schemas/query';
 import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space } from 'antd';
@@ -38,16 +39,16 @@ function AmountRange({
     <Space.Compact style={{ width: '100%' }}>
       <InputNumber
         style={{ width: '50%' }}
-        placeholder="最小价税合计"
-        aria-label="最小价税合计"
+        placeholder={`最小${TERMS.totalWithTax}`}
+        aria-label={`最小${TERMS.totalWithTax}`}
         precision={2}
         value={min}
         onChange={(v) => onChange?.([v, max])}
       />
       <InputNumber
         style={{ width: '50%' }}
-        placeholder="最大价税合计"
-        aria-label="最大价税合计"
+        placeholder={`最大${TERMS.totalWithTax}`}
+        aria-label={`最大${TERMS.totalWithTax}`}
         precision={2}
         value={max}
         onChange={(v) => onChange?.([min, v])}
@@ -69,8 +70,8 @@ const amountRangeRule = {
 const TYPE_OPTIONS = Object.entries(INVOICE_TYPES).map(([value, label]) => ({ value, label }));
 const STATUS_OPTIONS = Object.entries(LIBRARY_STATUS).map(([value, label]) => ({ value, label }));
 const DIRECTION_OPTIONS = [
-  { value: 'blue', label: '蓝字发票' },
-  { value: 'red', label: '红字发票' },
+  { value: 'blue', label: TERMS.blueInvoice },
+  { value: 'red', label: TERMS.redInvoice },
 ];
 const SPAN = { xs: 24, sm: 12, md: 8, lg: 8, xl: 6, xxl: 6 };
 /** Fields shown while the form is folded (收起). */
@@ -92,13 +93,13 @@ export function LibraryFilters({ initialValues, stores, onSearch }: Props) {
   const [form] = Form.useForm<FilterValues>();
   const [folded, setFolded] = useState(false);
   const fields = [
-    <Form.Item key="date_range" name="date_range" label="开票日期">
+    <Form.Item key="date_range" name="date_range" label={TERMS.issueDate}>
       <DatePicker.RangePicker style={{ width: '100%' }} />
     </Form.Item>,
-    <Form.Item key="invoice_no" name="invoice_no" label="发票号码">
+    <Form.Item key="invoice_no" name="invoice_no" label={TERMS.invoiceNo}>
       <Input placeholder="完整号码或后几位" maxLength={20} allowClear />
     </Form.Item>,
-    <Form.Item key="invoice_types" name="invoice_types" label="发票种类">
+    <Form.Item key="invoice_types" name="invoice_types" label={TERMS.invoiceKind}>
       <Select
         mode="multiple"
         maxTagCount="responsive"
@@ -107,13 +108,13 @@ export function LibraryFilters({ initialValues, stores, onSearch }: Props) {
         options={TYPE_OPTIONS}
       />
     </Form.Item>,
-    <Form.Item key="buyer" name="buyer" label="购买方">
-      <Input placeholder="购方名称（模糊）或税号" allowClear />
+    <Form.Item key="buyer" name="buyer" label={TERMS.buyer}>
+      <Input placeholder={`${TERMS.buyerShort}名称（模糊）或${TERMS.taxCodeShort}`} allowClear />
     </Form.Item>,
     <Form.Item
       key="amount_range"
       name="amount_range"
-      label="金额范围"
+      label={`${TERMS.amount}范围`}
       rules={[amountRangeRule]}
       validateTrigger={false}
     >
@@ -128,12 +129,12 @@ export function LibraryFilters({ initialValues, stores, onSearch }: Props) {
         options={STATUS_OPTIONS}
       />
     </Form.Item>,
-    <Form.Item key="direction" name="direction" label="蓝/红字">
+    <Form.Item key="direction" name="direction" label={`蓝/${TERMS.redShort}`}>
       <Select allowClear placeholder="请选择" options={DIRECTION_OPTIONS} />
     </Form.Item>,
     ...(stores
       ? [
-          <Form.Item key="store_ids" name="store_ids" label="门店">
+          <Form.Item key="store_ids" name="store_ids" label={TERMS.store}>
             <Select
               mode="multiple"
               maxTagCount="responsive"

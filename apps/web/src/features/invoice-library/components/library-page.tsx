@@ -6,6 +6,7 @@ import {
   ReloadOutlined,
 } from '@ant-design/icons';
 import { PAGE_SIZES, SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import {
   EXPORT_PDF_MAX,
   type InvoiceFilter,
@@ -29,7 +30,7 @@ import { type FilterValues, formToLibrary, LibraryFilters } from './library-filt
 type Page = { current: number; pageSize: number };
 type Listing = { rows: InvoiceRow[]; total: number; loading: boolean };
 
-const ORDER = '按开票时间从新到旧；开具中、失败的发票按提交时间排列';
+const ORDER = `按${TERMS.issueTime}从新到旧；开具中、失败的发票按提交时间排列`;
 
 /** Rows of the first answer drawn before the others (about what a 900 px high window shows). */
 const FIRST_ROWS = 5;

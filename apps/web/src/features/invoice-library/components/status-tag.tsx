@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { LIBRARY_STATUS, type LibraryStatus } from '@kaipiao/shared/schemas/query';
 import { Tag } from 'antd';
 
@@ -14,7 +15,7 @@ const COLORS: Record<LibraryStatus, string> = {
   full_red: 'volcano',
 };
 
-/** The library's status tag (正常 / 开具中 / 失败 / 待确认 / 作废 / 部分红冲 / 全额红冲). */
+/** The library's status tag (正常 / 开具中 / 开具失败 / 结果待确认 / 已作废 / 部分红冲 / 全额红冲: LIBRARY_STATUS). */
 export function StatusTag({ status }: { status: LibraryStatus }) {
   return (
     <Tag color={COLORS[status]} bordered={false}>
@@ -27,11 +28,11 @@ export function StatusTag({ status }: { status: LibraryStatus }) {
 export function DirectionTag({ direction }: { direction: 'blue' | 'red' }) {
   return direction === 'red' ? (
     <Tag color="red" bordered={false}>
-      红字
+      {TERMS.redShort}
     </Tag>
   ) : (
     <Tag color="blue" bordered={false}>
-      蓝字
+      {TERMS.blueShort}
     </Tag>
   );
 }

@@ -1,4 +1,5 @@
 import { PrinterOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { useQuery } from '@tanstack/react-query';
 import { Button, QRCode, Result, Segmented, Skeleton, Space } from 'antd';
 import { useState } from 'react';
@@ -29,15 +30,31 @@ function TicketBody({ t, width }: { t: Ticket; width: TicketWidth }) {
     >
       <div style={{ textAlign: 'center', fontWeight: 700, fontSize: narrow ? 13 : 15 }}>{t.title}</div>
       <div style={{ textAlign: 'center' }}>{t.seller}</div>
-      <div style={{ textAlign: 'center', fontSize: narrow ? 10 : 11 }}>税号 {t.sellerTaxCode}</div>
+      <div style={{ textAlign: 'center', fontSize: narrow ? 10 : 11 }}>
+        {TERMS.taxCodeShort} {t.sellerTaxCode}
+      </div>
       <div style={rule} />
-      {t.invoiceCode && <div>发票代码：{t.invoiceCode}</div>}
-      <div>发票号码：{t.invoiceNo}</div>
-      <div>开票日期：{t.issuedAt}</div>
+      {t.invoiceCode && (
+        <div>
+          {TERMS.invoiceCode}：{t.invoiceCode}
+        </div>
+      )}
+      <div>
+        {TERMS.invoiceNo}：{t.invoiceNo}
+      </div>
+      <div>
+        {TERMS.issueDate}：{t.issuedAt}
+      </div>
       {t.checkCode && <div>校验码：{t.checkCode}</div>}
       <div style={rule} />
-      <div>购买方：{t.buyer}</div>
-      {t.buyerTaxCode && <div>税号：{t.buyerTaxCode}</div>}
+      <div>
+        {TERMS.buyer}：{t.buyer}
+      </div>
+      {t.buyerTaxCode && (
+        <div>
+          {TERMS.taxCodeShort}：{t.buyerTaxCode}
+        </div>
+      )}
       <div style={rule} />
       {t.lines.map((l) => (
         <div key={l.no} style={{ marginBottom: 2 }}>
@@ -52,20 +69,28 @@ function TicketBody({ t, width }: { t: Ticket; width: TicketWidth }) {
       ))}
       <div style={rule} />
       <div style={row}>
-        <span>合计金额</span>
+        <span>{TERMS.totalAmount}</span>
         <span>{t.totalAmount}</span>
       </div>
       <div style={row}>
-        <span>合计税额</span>
+        <span>{TERMS.totalTax}</span>
         <span>{t.totalTax}</span>
       </div>
       <div style={{ ...row, fontWeight: 700 }}>
-        <span>价税合计</span>
+        <span>{TERMS.totalWithTax}</span>
         <span>¥{t.totalWithTax}</span>
       </div>
       <div>（大写）{t.capital}</div>
-      {t.remark && <div>备注：{t.remark}</div>}
-      {t.drawer && <div>开票人：{t.drawer}</div>}
+      {t.remark && (
+        <div>
+          {TERMS.remark}：{t.remark}
+        </div>
+      )}
+      {t.drawer && (
+        <div>
+          {TERMS.drawer}：{t.drawer}
+        </div>
+      )}
       {t.qr && (
         <div style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', marginTop: 6 }}>
           <QRCode value={t.qr} size={narrow ? 120 : 150} bordered={false} type="svg" />

@@ -8,6 +8,7 @@ import {
   REAL_NAME_DIALOG_WIDTH,
   REAL_NAME_RESEND_SECONDS,
 } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Button, Form, Input, Modal, message, Space } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useCountdown } from '../../../hooks/use-countdown.ts';
@@ -250,7 +251,7 @@ export function RealNameDialog({ open, data, onClose, onSuccess, afterClose }: R
             sms_code: '',
           }}
         >
-          <Form.Item label="税局账号" name="tax_account">
+          <Form.Item label={TERMS.taxBureauAccount} name="tax_account">
             <PlainValue />
           </Form.Item>
           <Form.Item label="税局密码" name="tax_password">

@@ -1,4 +1,5 @@
 import { PrinterOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { RedForm } from '@kaipiao/shared/schemas/red-info';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Popconfirm, Result, Skeleton, Space } from 'antd';
@@ -9,10 +10,10 @@ import { type RedAction, redAction, redFormQuery } from '../api.ts';
 import { RedFormView } from './red-form-view.tsx';
 
 const DONE: Record<RedAction, string> = {
-  confirm: '已确认，红字发票开具中',
-  reject: '已拒绝该红字确认单',
+  confirm: `已确认，${TERMS.redInvoice}开具中`,
+  reject: `已拒绝该${TERMS.redConfirmForm}`,
   revoke: '已撤销',
-  issue: '红字发票已提交开具',
+  issue: `${TERMS.redInvoice}已提交开具`,
 };
 
 /** What the console may do with a form now (server-computed `actions`). */
@@ -23,7 +24,7 @@ export function RedFormActions({ form, onDone }: { form: RedForm; onDone: (f: Re
     try {
       const f = await redAction(a, form.form_id);
       const issued = (a === 'issue' || a === 'confirm') && f.red_invoice?.status === 'issued';
-      toastSuccess(issued ? `红字发票已开具：${f.red_invoice?.invoice_no ?? ''}` : DONE[a]);
+      toastSuccess(issued ? `${TERMS.redInvoice}已开具：${f.red_invoice?.invoice_no ?? ''}` : DONE[a]);
       onDone(f);
     } catch {
       // the API client showed the reason
@@ -40,7 +41,10 @@ export function RedFormActions({ form, onDone }: { form: RedForm; onDone: (f: Re
         </Button>
       )}
       {a.reject && (
-        <Popconfirm title="拒绝购买方录入的红字确认单？" onConfirm={() => run('reject')}>
+        <Popconfirm
+          title={`拒绝${TERMS.buyer}录入的${TERMS.redConfirmForm}？`}
+          onConfirm={() => run('reject')}
+        >
           <Button danger loading={busy === 'reject'}>
             拒绝
           </Button>
@@ -48,11 +52,11 @@ export function RedFormActions({ form, onDone }: { form: RedForm; onDone: (f: Re
       )}
       {a.issue && (
         <Button type="primary" loading={busy === 'issue'} onClick={() => run('issue')}>
-          开具红字发票
+          开具{TERMS.redInvoice}
         </Button>
       )}
       {a.revoke && (
-        <Popconfirm title="撤销后该单据作废，确定撤销？" onConfirm={() => run('revoke')}>
+        <Popconfirm title={`撤销后该单据${TERMS.void}，确定撤销？`} onConfirm={() => run('revoke')}>
           <Button loading={busy === 'revoke'}>撤销</Button>
         </Popconfirm>
       )}
@@ -73,7 +77,7 @@ export function RedFormDrawer({ formId, onClose }: { formId: number | null; onCl
   const client = useQueryClient();
   return (
     <Drawer
-      title={q.data ? `${q.data.kind_name}详情` : '红字信息详情'}
+      title={q.data ? `${q.data.kind_name}详情` : `${TERMS.redShort}信息详情`}
       width={960}
       open={formId !== null}
       onClose={onClose}

@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { formatMoney, formatQuantity, formatUnitPrice } from '@kaipiao/shared/money/capital';
 import {
   REASON_RULES,
@@ -38,10 +39,10 @@ function PickBlue({ onPick }: { onPick: (id: number) => void }) {
   const [rows, setRows] = useState<BlueCandidate[] | null>(null);
   const [loading, setLoading] = useState(false);
   return (
-    <Card title="选择蓝字发票">
+    <Card title={`选择${TERMS.blueInvoice}`}>
       <Input.Search
         style={{ maxWidth: 420 }}
-        placeholder="输入蓝字发票号码（完整号码或后几位）"
+        placeholder={`输入${TERMS.blueInvoice}号码（完整号码或后几位）`}
         enterButton="查询"
         loading={loading}
         onSearch={async (v) => {
@@ -61,12 +62,12 @@ function PickBlue({ onPick }: { onPick: (id: number) => void }) {
           size="small"
           pagination={false}
           dataSource={rows}
-          locale={{ emptyText: <Empty description="没有可红冲的蓝字发票" /> }}
+          locale={{ emptyText: <Empty description={`没有可${TERMS.redLetter}的${TERMS.blueInvoice}`} /> }}
           columns={[
-            { title: '发票号码', dataIndex: 'invoice_no' },
-            { title: '发票种类', dataIndex: 'invoice_type_name' },
-            { title: '购买方', dataIndex: 'buyer_name' },
-            { title: '价税合计', dataIndex: 'total_with_tax', align: 'right', render: money },
+            { title: TERMS.invoiceNo, dataIndex: 'invoice_no' },
+            { title: TERMS.invoiceKind, dataIndex: 'invoice_type_name' },
+            { title: TERMS.buyer, dataIndex: 'buyer_name' },
+            { title: TERMS.totalWithTax, dataIndex: 'total_with_tax', align: 'right', render: money },
             { title: '状态', dataIndex: 'status_name' },
             {
               title: '操作',
@@ -86,12 +87,12 @@ function PickBlue({ onPick }: { onPick: (id: number) => void }) {
 function kindHint(info: RedBlueInfo): string {
   if (info.kind === 'confirm') {
     return info.needs_confirmation
-      ? '购买方已勾选或入账该发票：提交后为“销方录入待购方确认”（02），购买方须在72小时内确认，确认后自动开具红字发票；超时未确认自动作废（07）。'
-      : '购买方未勾选、未入账该发票：销售方提交的红字确认单无需确认（01），提交后自动开具红字发票。';
+      ? `${TERMS.buyer}已勾选或入账该发票：提交后为“${TERMS.sellerShort}录入待${TERMS.buyerShort}确认”（02），${TERMS.buyer}须在72小时内确认，确认后自动开具${TERMS.redInvoice}；超时未确认自动${TERMS.void}（07）。`
+      : `${TERMS.buyer}未勾选、未入账该发票：${TERMS.seller}提交的${TERMS.redConfirmForm}无需确认（01），提交后自动开具${TERMS.redInvoice}。`;
   }
   if (info.kind === 'info_sheet')
-    return '税控专用发票须填开红字信息表，税局审核通过后（取得信息表编号）再开具红字发票。';
-  return '税控普通发票无需填开信息表，提交后直接开具红字发票（备注自动注明对应蓝字发票代码和号码）。';
+    return `税控专用发票须填开${TERMS.redInfoSheet}，税局审核通过后（取得信息表编号）再开具${TERMS.redInvoice}。`;
+  return `税控普通发票无需填开信息表，提交后直接开具${TERMS.redInvoice}（${TERMS.remark}自动注明对应${TERMS.blueInvoice}代码和号码）。`;
 }
 
 type Entry = { quantity?: number | null; amount?: number | null };
@@ -136,9 +137,9 @@ export function RedModifyPage() {
     return (
       <Result
         status="warning"
-        title="该发票不能红冲"
+        title={`该发票不能${TERMS.redLetter}`}
         subTitle={(q.error as Error | null)?.message ?? '发票不存在或不属于当前企业'}
-        extra={<Button onClick={() => setParams({})}>重新选择蓝字发票</Button>}
+        extra={<Button onClick={() => setParams({})}>重新选择{TERMS.blueInvoice}</Button>}
       />
     );
   }
@@ -148,30 +149,36 @@ export function RedModifyPage() {
     setEntries((s) => ({ ...s, [lineNo]: { ...s[lineNo], ...e } }));
   const columns = [
     { title: '行号', dataIndex: 'line_no', width: 56 },
-    { title: '项目名称', dataIndex: 'full_name' },
+    { title: TERMS.itemName, dataIndex: 'full_name' },
     {
-      title: '数量',
+      title: TERMS.quantity,
       dataIndex: 'quantity',
       width: 70,
       render: (v: string | null) => formatQuantity(v) || '—',
     },
     {
-      title: '含税单价',
+      title: `含税${TERMS.unitPrice}`,
       dataIndex: 'unit_price_with_tax',
       width: 100,
       render: (v: string | null) => formatUnitPrice(v) || '—',
     },
-    { title: '价税合计', dataIndex: 'amount_with_tax', width: 110, align: 'right' as const, render: money },
-    { title: '税率', dataIndex: 'tax_rate', width: 64, render: (v: string) => `${Number(v) * 100}%` },
     {
-      title: '可红冲',
+      title: TERMS.totalWithTax,
+      dataIndex: 'amount_with_tax',
+      width: 110,
+      align: 'right' as const,
+      render: money,
+    },
+    { title: TERMS.taxRate, dataIndex: 'tax_rate', width: 64, render: (v: string) => `${Number(v) * 100}%` },
+    {
+      title: `可${TERMS.redLetter}`,
       width: 140,
       render: (_: unknown, l: RedBlueLine) => (
         <Space direction="vertical" size={0}>
           <span>¥{money(l.remaining_with_tax)}</span>
           {l.remaining_quantity !== null && (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              数量 {formatQuantity(l.remaining_quantity)}
+              {TERMS.quantity} {formatQuantity(l.remaining_quantity)}
             </Typography.Text>
           )}
         </Space>
@@ -180,14 +187,14 @@ export function RedModifyPage() {
     ...(!isFull && rule
       ? [
           {
-            title: '本次红冲',
+            title: `本次${TERMS.redLetter}`,
             width: 260,
             render: (_: unknown, l: RedBlueLine) => (
               <Space>
                 {rule.quantity && (
                   <InputNumber
-                    aria-label={`第${l.line_no}行红冲数量`}
-                    placeholder="数量"
+                    aria-label={`第${l.line_no}行${TERMS.redLetter}${TERMS.quantity}`}
+                    placeholder={TERMS.quantity}
                     min={0}
                     max={l.remaining_quantity === null ? undefined : Number(l.remaining_quantity)}
                     disabled={l.quantity === null}
@@ -198,8 +205,8 @@ export function RedModifyPage() {
                 )}
                 {rule.amount && (
                   <InputNumber
-                    aria-label={`第${l.line_no}行红冲金额`}
-                    placeholder="含税金额"
+                    aria-label={`第${l.line_no}行${TERMS.redLetter}${TERMS.amount}`}
+                    placeholder={`${TERMS.amount}（含税）`}
                     min={0}
                     max={Number(l.remaining_with_tax)}
                     precision={2}
@@ -232,7 +239,7 @@ export function RedModifyPage() {
       setConfirming(false);
       toastSuccess(
         form.red_invoice?.status === 'issued'
-          ? `红字发票已开具：${form.red_invoice.invoice_no}`
+          ? `${TERMS.redInvoice}已开具：${form.red_invoice.invoice_no}`
           : `${form.kind_name}已提交：${form.state_name}`,
       );
       // this page's blue invoice may have nothing left to redden now: mark it stale without asking
@@ -254,11 +261,11 @@ export function RedModifyPage() {
 
   // why 提交 cannot be pressed yet, said beside it
   const blocked = !reason
-    ? '请先选择红冲原因'
+    ? `请先选择${TERMS.redLetter}原因`
     : info.pending_form_id !== null
-      ? '该发票有待确认的红字确认单，不能再次提交'
+      ? `该发票有待确认的${TERMS.redConfirmForm}，不能再次提交`
       : !isFull && redTotal <= 0
-        ? '请填写要红冲的数量或金额'
+        ? `请填写要${TERMS.redLetter}的${TERMS.quantity}或${TERMS.amount}`
         : null;
 
   return (
@@ -269,22 +276,34 @@ export function RedModifyPage() {
           bordered
           column={3}
           items={[
-            { key: 't', label: '蓝字发票种类', children: b.invoice_type_name },
+            { key: 't', label: `${TERMS.blueInvoice}种类`, children: b.invoice_type_name },
             {
               key: 'n',
-              label: '发票号码',
+              label: TERMS.invoiceNo,
               children: `${b.invoice_code ? `${b.invoice_code} ` : ''}${b.invoice_no}`,
             },
             {
               key: 'i',
-              label: '开票日期',
+              label: TERMS.issueDate,
               children: b.issued_at ? beijingDay(b.issued_at) : '—',
             },
-            { key: 'buyer', label: '购买方', children: b.buyer_name, span: 2 },
-            { key: 'w', label: '价税合计', children: `¥${money(b.total_with_tax)}` },
-            { key: 'ra', label: '可红冲金额', children: `¥${money(info.remaining_amount)}` },
-            { key: 'rt', label: '可红冲税额', children: `¥${money(info.remaining_tax)}` },
-            { key: 'rw', label: '可红冲价税合计', children: `¥${money(info.remaining_with_tax)}` },
+            { key: 'buyer', label: TERMS.buyer, children: b.buyer_name, span: 2 },
+            { key: 'w', label: TERMS.totalWithTax, children: `¥${money(b.total_with_tax)}` },
+            {
+              key: 'ra',
+              label: `可${TERMS.redLetter}${TERMS.amount}`,
+              children: `¥${money(info.remaining_amount)}`,
+            },
+            {
+              key: 'rt',
+              label: `可${TERMS.redLetter}${TERMS.taxAmount}`,
+              children: `¥${money(info.remaining_tax)}`,
+            },
+            {
+              key: 'rw',
+              label: `可${TERMS.redLetter}${TERMS.totalWithTax}`,
+              children: `¥${money(info.remaining_with_tax)}`,
+            },
           ]}
         />
         <Alert style={{ marginTop: 16 }} type="info" showIcon message={kindHint(info)} />
@@ -293,7 +312,7 @@ export function RedModifyPage() {
             style={{ marginTop: 12 }}
             type="error"
             showIcon
-            message="该发票有待确认的红字确认单，蓝字发票已锁定"
+            message={`该发票有待确认的${TERMS.redConfirmForm}，${TERMS.blueInvoice}已锁定`}
             action={
               <Button
                 size="small"
@@ -305,10 +324,10 @@ export function RedModifyPage() {
           />
         )}
       </Card>
-      <Card title="红冲信息">
+      <Card title={`${TERMS.redLetter}信息`}>
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <Space align="center" wrap>
-            <Typography.Text strong>红冲原因</Typography.Text>
+            <Typography.Text strong>{TERMS.redLetter}原因</Typography.Text>
             <Radio.Group
               value={reason}
               onChange={(e) => {
@@ -323,25 +342,32 @@ export function RedModifyPage() {
             />
           </Space>
           <Space align="center" wrap>
-            <Typography.Text strong>红冲方式</Typography.Text>
+            <Typography.Text strong>{TERMS.redLetter}方式</Typography.Text>
             <Radio.Group
               value={isFull ? 'full' : 'partial'}
               onChange={(e) => setFull(e.target.value === 'full')}
               disabled={fullOnly}
               options={[
-                { value: 'full', label: '全额红冲' },
-                { value: 'partial', label: '部分红冲' },
+                { value: 'full', label: `全额${TERMS.redLetter}` },
+                { value: 'partial', label: `部分${TERMS.redLetter}` },
               ]}
             />
-            {reason === '01' && <Typography.Text type="secondary">开票有误只能全额红冲</Typography.Text>}
+            {reason === '01' && (
+              <Typography.Text type="secondary">开票有误只能全额{TERMS.redLetter}</Typography.Text>
+            )}
             {info.has_discount && (
-              <Typography.Text type="secondary">含折扣行的发票只能全额红冲</Typography.Text>
+              <Typography.Text type="secondary">含折扣行的发票只能全额{TERMS.redLetter}</Typography.Text>
             )}
             {reason === '02' && !isFull && (
-              <Typography.Text type="secondary">销货退回按退回数量红冲</Typography.Text>
+              <Typography.Text type="secondary">
+                销货退回按退回{TERMS.quantity}
+                {TERMS.redLetter}
+              </Typography.Text>
             )}
             {reason === '04' && !isFull && (
-              <Typography.Text type="secondary">销售折让只填折让金额，不填数量和单价</Typography.Text>
+              <Typography.Text type="secondary">
+                销售折让只填折让{TERMS.amount}，不填{TERMS.quantity}和{TERMS.unitPrice}
+              </Typography.Text>
             )}
           </Space>
           <Table<RedBlueLine>
@@ -352,8 +378,8 @@ export function RedModifyPage() {
             dataSource={info.lines}
           />
           <Input.TextArea
-            aria-label="备注"
-            placeholder="备注（选填，系统自动注明对应蓝字发票和确认单编号）"
+            aria-label={TERMS.remark}
+            placeholder={`${TERMS.remark}（选填，系统自动注明对应${TERMS.blueInvoice}和确认单编号）`}
             maxLength={200}
             showCount
             value={remark}
@@ -362,7 +388,8 @@ export function RedModifyPage() {
           />
           <Space size={24}>
             <span>
-              本次红冲价税合计：
+              本次{TERMS.redLetter}
+              {TERMS.totalWithTax}：
               <Typography.Text type="danger" strong>
                 ¥{money(-redTotal)}
               </Typography.Text>
@@ -386,7 +413,7 @@ export function RedModifyPage() {
           <Modal
             open={confirming}
             title={`确认提交${info.kind_name}`}
-            okText={info.kind === 'info_sheet' ? '确认提交' : '确认红冲'}
+            okText={info.kind === 'info_sheet' ? '确认提交' : `确认${TERMS.redLetter}`}
             cancelText="返回修改"
             confirmLoading={submitting}
             onOk={submit}
@@ -400,22 +427,30 @@ export function RedModifyPage() {
               items={[
                 {
                   key: 'blue',
-                  label: '蓝字发票',
+                  label: TERMS.blueInvoice,
                   children: `${b.invoice_type_name} ${b.invoice_code ? `${b.invoice_code} ` : ''}${b.invoice_no}`,
                 },
-                { key: 'buyer', label: '购买方', children: b.buyer_name },
-                { key: 'reason', label: '红冲原因', children: reason ? RED_REASONS[reason] : '—' },
-                { key: 'way', label: '红冲方式', children: isFull ? '全额红冲' : '部分红冲' },
+                { key: 'buyer', label: TERMS.buyer, children: b.buyer_name },
+                {
+                  key: 'reason',
+                  label: `${TERMS.redLetter}原因`,
+                  children: reason ? RED_REASONS[reason] : '—',
+                },
+                {
+                  key: 'way',
+                  label: `${TERMS.redLetter}方式`,
+                  children: isFull ? `全额${TERMS.redLetter}` : `部分${TERMS.redLetter}`,
+                },
                 {
                   key: 'total',
-                  label: '本次红冲价税合计',
+                  label: `本次${TERMS.redLetter}${TERMS.totalWithTax}`,
                   children: (
                     <Typography.Text type="danger" strong>
                       ¥{money(-redTotal)}
                     </Typography.Text>
                   ),
                 },
-                ...(remark.trim() ? [{ key: 'remark', label: '备注', children: remark.trim() }] : []),
+                ...(remark.trim() ? [{ key: 'remark', label: TERMS.remark, children: remark.trim() }] : []),
               ]}
             />
             <Alert style={{ marginTop: 12 }} type="info" showIcon message={kindHint(info)} />

@@ -1,4 +1,5 @@
 import { PrinterOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Result, Skeleton, Typography } from 'antd';
 import { useSearchParams } from 'react-router';
@@ -23,8 +24,8 @@ export function RedPrintPage() {
             {q.data.kind === 'confirm'
               ? '红字发票信息确认单'
               : q.data.kind === 'info_sheet'
-                ? '开具红字增值税专用发票信息表'
-                : '红字发票申请单'}
+                ? `开具${TERMS.redShort}增值税专用发票信息表`
+                : `${TERMS.redInvoice}申请单`}
           </Typography.Title>
           <div className="kp-no-print" style={{ textAlign: 'right', marginBottom: 12 }}>
             <Button type="primary" icon={<PrinterOutlined />} onClick={() => window.print()}>

@@ -1,5 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { formatMoney } from '@kaipiao/shared/money/capital';
 import { RED_REASONS, type RedForm } from '@kaipiao/shared/schemas/red-info';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
@@ -69,7 +70,7 @@ export function RedSheetPage() {
       ),
     },
     {
-      title: '蓝字发票',
+      title: TERMS.blueInvoice,
       dataIndex: 'blue',
       width: 200,
       render: (_, r) => {
@@ -89,7 +90,7 @@ export function RedSheetPage() {
       },
     },
     {
-      title: '购买方',
+      title: TERMS.buyer,
       key: 'buyer',
       // issue 24 item 1: the column that takes the room left at 1280 px; a long name ends in …
       render: (_, r) => (
@@ -99,7 +100,7 @@ export function RedSheetPage() {
       ),
     },
     {
-      title: '红字价税合计',
+      title: `${TERMS.redShort}${TERMS.totalWithTax}`,
       dataIndex: 'total_with_tax',
       align: 'right',
       width: 130,
@@ -129,7 +130,7 @@ export function RedSheetPage() {
             <Typography.Text
               type="secondary"
               className="kp-num"
-              title="红字发票"
+              title={TERMS.redInvoice}
               style={{ display: 'block', fontSize: 12 }}
             >
               <RedInvoiceText form={r} />
@@ -139,7 +140,7 @@ export function RedSheetPage() {
       ),
     },
     {
-      title: '红字发票',
+      title: TERMS.redInvoice,
       dataIndex: 'red_invoice',
       width: 200,
       className: 'kp-num',
@@ -182,12 +183,12 @@ export function RedSheetPage() {
           />
         </Card>
         <ListCard
-          title="红字信息表"
-          tooltip="数电发票使用红字确认单（对方须在72小时内确认），税控专票使用红字信息表，税控普票直接红冲"
+          title={TERMS.redInfoSheet}
+          tooltip={`${TERMS.digitalInvoice}使用${TERMS.redConfirmForm}（对方须在72小时内确认），税控${TERMS.specialInvoice}使用${TERMS.redInfoSheet}，税控${TERMS.ordinaryInvoice}直接${TERMS.redLetter}`}
           onReload={reload}
           toolbar={
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/red-info/modify')}>
-              新增红字信息
+              新增{TERMS.redShort}信息
             </Button>
           }
         >

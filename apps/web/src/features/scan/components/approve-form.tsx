@@ -1,4 +1,4 @@
-import { BUYER_TYPE_LABELS } from '@kaipiao/shared/glossary/terms';
+import { BUYER_TYPE_LABELS, TERMS } from '@kaipiao/shared/glossary/terms';
 import { SCAN_REQUEST_STATUS, type ScanRequest } from '@kaipiao/shared/schemas/scan';
 import { Alert, Button, DatePicker, Descriptions, Input, Modal, Space, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -115,7 +115,7 @@ export function ApproveForm({
       });
       toastSuccess(
         res.status === 'issued'
-          ? `开票成功，发票号码 ${res.request.invoice_no ?? ''}`
+          ? `开票成功，${TERMS.invoiceNo} ${res.request.invoice_no ?? ''}`
           : '已提交开票，结果待确认',
       );
       onDone();
@@ -133,17 +133,17 @@ export function ApproveForm({
         <Alert type="error" showIcon message={`上次开票未成功：${request.error_message}`} />
       )}
       <Descriptions size="small" column={2} bordered>
-        <Descriptions.Item label="抬头类型">
+        <Descriptions.Item label={TERMS.buyerType}>
           {BUYER_TYPE_LABELS[request.title_type === 2 ? 2 : 1]}
         </Descriptions.Item>
         <Descriptions.Item label="状态">
           <RequestStatusTag status={request.status} />
         </Descriptions.Item>
-        <Descriptions.Item label="购买方名称" span={2}>
+        <Descriptions.Item label={`${TERMS.buyer}名称`} span={2}>
           {request.buyer_name}
         </Descriptions.Item>
         {request.buyer_tax_code ? (
-          <Descriptions.Item label="纳税人识别号" span={2}>
+          <Descriptions.Item label={TERMS.taxCode} span={2}>
             {request.buyer_tax_code}
           </Descriptions.Item>
         ) : null}
@@ -163,12 +163,14 @@ export function ApproveForm({
         <Descriptions.Item label="提交时间">{beijingTime(request.created_at, true)}</Descriptions.Item>
         {request.order_no ? <Descriptions.Item label="订单号">{request.order_no}</Descriptions.Item> : null}
         {request.amount ? (
-          <Descriptions.Item label={request.code_kind === 'order' ? '订单金额' : '顾客填写金额'}>
+          <Descriptions.Item
+            label={request.code_kind === 'order' ? `订单${TERMS.amount}` : `顾客填写${TERMS.amount}`}
+          >
             ¥{money(request.amount)}
           </Descriptions.Item>
         ) : null}
         {request.buyer_remark ? (
-          <Descriptions.Item label="顾客备注" span={2}>
+          <Descriptions.Item label={`顾客${TERMS.remark}`} span={2}>
             {request.buyer_remark}
           </Descriptions.Item>
         ) : null}
@@ -178,7 +180,7 @@ export function ApproveForm({
           </Descriptions.Item>
         ) : null}
         {request.invoice_no ? (
-          <Descriptions.Item label="发票号码" span={2}>
+          <Descriptions.Item label={TERMS.invoiceNo} span={2}>
             {request.invoice_no}
           </Descriptions.Item>
         ) : null}
@@ -213,7 +215,7 @@ export function ApproveForm({
 
       <div>
         <Typography.Title level={5} style={{ marginTop: 0 }}>
-          开票项目{editable && !request.items ? '（请补全商品和金额）' : ''}
+          开票项目{editable && !request.items ? `（请补全商品和${TERMS.amount}）` : ''}
         </Typography.Title>
         {editable ? (
           <ItemsEditor rows={rows} onChange={setRows} />
@@ -225,7 +227,7 @@ export function ApproveForm({
       </div>
       {editable && (
         <Input
-          addonBefore="发票备注"
+          addonBefore={`发票${TERMS.remark}`}
           maxLength={200}
           value={remark}
           onChange={(e) => setRemark(e.target.value)}

@@ -1,4 +1,5 @@
 import { PAGE_SIZES, SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { ScanRequest, ScanRequestStatus } from '@kaipiao/shared/schemas/scan';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -105,7 +106,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
         <Space>
           <Input.Search
             allowClear
-            placeholder="购买方名称、税号或订单号"
+            placeholder={`${TERMS.buyer}名称、${TERMS.taxCodeShort}或订单号`}
             onSearch={(v) => {
               setKeyword(v.trim());
               setPage(1);
@@ -119,7 +120,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             onClick={() =>
               Modal.confirm({
                 title: '批量审核通过',
-                content: `将为选中的 ${selected.length} 条申请开具发票（没有商品金额的申请需逐条补全），确定吗？`,
+                content: `将为选中的 ${selected.length} 条申请开具发票（没有商品${TERMS.amount}的申请需逐条补全），确定吗？`,
                 onOk: () => approveSelected(),
               })
             }
@@ -190,7 +191,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             ),
           },
           {
-            title: '购买方',
+            title: TERMS.buyer,
             render: (_, r) => (
               <>
                 <Typography.Text ellipsis={{ tooltip: r.buyer_name }} style={{ display: 'block' }}>
@@ -250,7 +251,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             ),
           },
           {
-            title: '金额',
+            title: TERMS.amount,
             dataIndex: 'amount',
             width: 110,
             align: 'right',

@@ -1,4 +1,5 @@
 import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Card, Space, Typography } from 'antd';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { OrderCodes } from './order-codes.tsx';
@@ -19,7 +20,8 @@ export function HotelOrderPage() {
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Card variant="borderless">
         <Typography.Text type="secondary">
-          为住客的订单生成开票码：填写房号、住客、入住离店日期和消费项目，住客扫码填写抬头即可申请发票；门店设置为“提交即开票”时自动开具，否则进入开票审核。
+          为住客的订单生成开票码：填写房号、住客、入住离店日期和消费项目，住客扫码填写抬头即可申请发票；
+          {TERMS.store}设置为“提交即开票”时自动开具，否则进入开票审核。
         </Typography.Text>
       </Card>
       <OrderCodes

@@ -1,4 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { GoodsItem } from '@kaipiao/shared/schemas/goods';
 import type { ScanItem } from '@kaipiao/shared/schemas/scan';
 import { useQuery } from '@tanstack/react-query';
@@ -22,9 +23,10 @@ export function itemsOf(rows: readonly ItemRow[]): { items: ScanItem[] } | { err
   const items: ScanItem[] = [];
   for (const [i, r] of rows.entries()) {
     const it = r.item;
-    if (!it.tax_class_code) return { error: `第${i + 1}行：请选择商品编码` };
-    if (!it.name) return { error: `第${i + 1}行：请输入项目名称` };
-    if (!it.amount_with_tax || Number(it.amount_with_tax) <= 0) return { error: `第${i + 1}行：请输入金额` };
+    if (!it.tax_class_code) return { error: `第${i + 1}行：请选择${TERMS.goodsCode}` };
+    if (!it.name) return { error: `第${i + 1}行：请输入${TERMS.itemName}` };
+    if (!it.amount_with_tax || Number(it.amount_with_tax) <= 0)
+      return { error: `第${i + 1}行：请输入${TERMS.amount}` };
     items.push({
       goods_id: it.goods_id ?? null,
       name: it.name,
@@ -60,7 +62,7 @@ function GoodsPicker({ value, onPick }: { value?: string; onPick: (g: GoodsItem)
   return (
     <Select
       showSearch
-      placeholder="选择商品编码"
+      placeholder={`选择${TERMS.goodsCode}`}
       value={value}
       filterOption={false}
       onSearch={setKeyword}
@@ -71,7 +73,7 @@ function GoodsPicker({ value, onPick }: { value?: string; onPick: (g: GoodsItem)
         if (g) onPick(g);
       }}
       style={{ width: '100%' }}
-      notFoundContent={goods.isFetching ? '加载中…' : '没有匹配的商品，请先在商品编码中添加'}
+      notFoundContent={goods.isFetching ? '加载中…' : `没有匹配的商品，请先在${TERMS.goodsCode}中添加`}
       popupMatchSelectWidth={360}
     />
   );
@@ -90,7 +92,7 @@ export function ItemsEditor({ rows, onChange }: { rows: ItemRow[]; onChange: (ro
         dataSource={rows}
         columns={[
           {
-            title: '商品编码',
+            title: TERMS.goodsCode,
             width: 220,
             render: (_, r) => (
               <GoodsPicker
@@ -112,23 +114,23 @@ export function ItemsEditor({ rows, onChange }: { rows: ItemRow[]; onChange: (ro
             ),
           },
           {
-            title: '项目名称',
+            title: TERMS.itemName,
             render: (_, r) => (
               <Input
                 value={r.item.name}
-                placeholder="项目名称"
+                placeholder={TERMS.itemName}
                 maxLength={200}
                 onChange={(e) => set(r.key, { name: e.target.value })}
               />
             ),
           },
           {
-            title: '税率',
+            title: TERMS.taxRate,
             width: 70,
             render: (_, r) => rateLabel(r.item.tax_rate),
           },
           {
-            title: '金额（含税）',
+            title: `${TERMS.amount}（含税）`,
             width: 140,
             render: (_, r) => (
               <InputNumber<string>
@@ -136,7 +138,7 @@ export function ItemsEditor({ rows, onChange }: { rows: ItemRow[]; onChange: (ro
                 min="0.01"
                 precision={2}
                 placeholder="0.00"
-                aria-label="含税金额"
+                aria-label={`${TERMS.amount}（含税）`}
                 value={r.item.amount_with_tax}
                 onChange={(v) => set(r.key, { amount_with_tax: v ?? '' })}
                 style={{ width: '100%' }}
@@ -166,7 +168,7 @@ export function ItemsEditor({ rows, onChange }: { rows: ItemRow[]; onChange: (ro
           </Button>
         </WhyDisabled>
         <Typography.Text>
-          价税合计：<Typography.Text strong>¥{rowsTotal(rows).toFixed(2)}</Typography.Text>
+          {TERMS.totalWithTax}：<Typography.Text strong>¥{rowsTotal(rows).toFixed(2)}</Typography.Text>
         </Typography.Text>
       </Space>
     </Space>

@@ -1,5 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { SCAN_REQUEST_STATUS, type ScanCode } from '@kaipiao/shared/schemas/scan';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -172,7 +173,7 @@ export function OrderCodes({
               ]
             : []),
           {
-            title: '金额',
+            title: TERMS.amount,
             dataIndex: 'amount',
             width: 110,
             align: 'right',
@@ -264,7 +265,12 @@ export function OrderCodes({
             <Input placeholder="不填自动生成" style={{ width: 180 }} />
           </Form.Item>
           <Form.Item name="valid_hours" label="有效期（小时）">
-            <InputNumber min={0.1} max={720} placeholder="默认按门店设置" style={{ width: 150 }} />
+            <InputNumber
+              min={0.1}
+              max={720}
+              placeholder={`默认按${TERMS.store}设置`}
+              style={{ width: 150 }}
+            />
           </Form.Item>
           {hotel && (
             <>
@@ -287,7 +293,7 @@ export function OrderCodes({
               </Form.Item>
             </>
           )}
-          <Form.Item name="remark" label="备注">
+          <Form.Item name="remark" label={TERMS.remark}>
             <Input maxLength={200} style={{ width: 260 }} />
           </Form.Item>
         </Form>
@@ -305,7 +311,9 @@ export function OrderCodes({
         {shown && (
           <Space direction="vertical" align="center" style={{ width: '100%' }}>
             <QrCard code={shown} sellerName={sellerName} />
-            <Typography.Text>开票金额：{money(shown.amount ?? '0')} 元</Typography.Text>
+            <Typography.Text>
+              开票{TERMS.amount}：{money(shown.amount ?? '0')} 元
+            </Typography.Text>
             <Typography.Text type="secondary">有效期至 {beijingTime(shown.expires_at, true)}</Typography.Text>
           </Space>
         )}

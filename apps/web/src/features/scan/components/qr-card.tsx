@@ -1,4 +1,5 @@
 import { CopyOutlined, DownloadOutlined, PrinterOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { ScanCode } from '@kaipiao/shared/schemas/scan';
 import { beijingDateTime } from '@kaipiao/shared/time/beijing';
 import { Button, Space, Tag, Typography } from 'antd';
@@ -7,7 +8,7 @@ import { buyerUrl, codeImageUrl } from '../api/scan.ts';
 
 export const codeTitle = (c: ScanCode) =>
   c.kind === 'store'
-    ? `${c.store_name}（门店码）`
+    ? `${c.store_name}（${TERMS.store}码）`
     : c.kind === 'counter'
       ? c.name
       : `订单 ${c.order_no ?? ''}`;
@@ -18,7 +19,7 @@ export function printCode(c: ScanCode, sellerName: string) {
   if (!w) return;
   const img = new URL(codeImageUrl(c.id), window.location.origin).toString();
   const esc = (s: string) => s.replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
-  const amount = c.amount ? `<p class="amt">开票金额：¥${esc(c.amount)}</p>` : '';
+  const amount = c.amount ? `<p class="amt">开票${TERMS.amount}：¥${esc(c.amount)}</p>` : '';
   w.document.write(`<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>扫码开票</title>
 <style>body{font-family:sans-serif;text-align:center;margin:24px}h1{font-size:22px;margin:8px 0}
 h2{font-size:16px;font-weight:normal;color:#555;margin:4px 0 12px}img{width:280px;height:280px}

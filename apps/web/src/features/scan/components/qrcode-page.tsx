@@ -1,5 +1,6 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { MSG } from '@kaipiao/shared/validation/messages';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Input, Modal, Row, Skeleton, Space, Typography } from 'antd';
@@ -19,14 +20,14 @@ export function SwitchStoreNotice({ path }: { path: string }) {
     <Alert
       type="info"
       showIcon
-      message="请先切换到具体门店"
+      message={`请先切换到具体${TERMS.store}`}
       description={MSG.SUMMARY_GUIDE}
       action={
         <Button
           type="primary"
           onClick={() => navigate(`/user/switch-store?redirect=${encodeURIComponent(path)}`)}
         >
-          切换门店
+          切换{TERMS.store}
         </Button>
       }
     />
@@ -43,7 +44,7 @@ function StaticCodes({ storeId, sellerName }: { storeId: number; sellerName: str
   return (
     <Card
       variant="borderless"
-      title="门店码 / 收银台码（静态码）"
+      title={`${TERMS.store}码 / 收银台码（静态码）`}
       extra={
         <Button icon={<PlusOutlined />} onClick={() => setAdding(true)}>
           新增收银台码
@@ -51,7 +52,8 @@ function StaticCodes({ storeId, sellerName }: { storeId: number; sellerName: str
       }
     >
       <Typography.Paragraph type="secondary">
-        静态码可打印成桌牌、贴在收银台，长期有效。顾客扫码填写抬头后，申请进入开票审核，由店员补全商品和金额后开票。
+        静态码可打印成桌牌、贴在收银台，长期有效。顾客扫码填写抬头后，申请进入开票审核，由店员补全商品和
+        {TERMS.amount}后开票。
       </Typography.Paragraph>
       {codes.isLoading ? (
         <Skeleton active />

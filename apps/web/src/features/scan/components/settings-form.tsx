@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { INVOICE_TYPES, type InvoiceType } from '@kaipiao/shared/schemas/invoice';
 import { SCAN_MODES, type ScanSettings } from '@kaipiao/shared/schemas/scan';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -86,14 +87,14 @@ export function ScanSettingsForm({
       <Form.Item
         name="mode"
         label="开票方式"
-        tooltip="门店码、收银台码的申请没有商品金额，总是进入开票审核由店员补全后开票"
+        tooltip={`${TERMS.store}码、收银台码的申请没有商品${TERMS.amount}，总是进入开票审核由店员补全后开票`}
       >
         <Radio.Group
           optionType="button"
           options={Object.entries(SCAN_MODES).map(([value, label]) => ({ value, label }))}
         />
       </Form.Item>
-      <Form.Item name="device_id" label="开票设备">
+      <Form.Item name="device_id" label={TERMS.device}>
         <Select
           allowClear
           placeholder="自动选择"
@@ -106,8 +107,16 @@ export function ScanSettingsForm({
           onChange={() => form.setFieldValue('invoice_type', undefined)}
         />
       </Form.Item>
-      <Form.Item name="invoice_type" label="票种" rules={[{ required: true, message: '请选择票种' }]}>
-        <FormSelect style={{ width: inline ? 220 : '100%' }} options={kinds} placeholder="请选择票种" />
+      <Form.Item
+        name="invoice_type"
+        label={TERMS.invoiceKindShort}
+        rules={[{ required: true, message: `请选择${TERMS.invoiceKindShort}` }]}
+      >
+        <FormSelect
+          style={{ width: inline ? 220 : '100%' }}
+          options={kinds}
+          placeholder={`请选择${TERMS.invoiceKindShort}`}
+        />
       </Form.Item>
       <Form.Item
         name="valid_hours"

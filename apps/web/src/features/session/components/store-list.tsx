@@ -1,5 +1,6 @@
 import type { ClientItem } from '@kaipiao/shared';
 import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { MSG } from '@kaipiao/shared/validation/messages';
 import { useQuery } from '@tanstack/react-query';
 import { Spin, Tag } from 'antd';
@@ -48,7 +49,7 @@ export function StoreList({ business, autoPick, onChoose }: Props) {
               {isCurrent(o.client_store_id) && <Tag color="green">当前</Tag>}
             </span>
             <span className={styles.optionMeta}>
-              {o.client_store_id === SUMMARY_STORE_ID ? '仅查看，开票请选择具体门店' : o.code}
+              {o.client_store_id === SUMMARY_STORE_ID ? `仅查看，开票请选择具体${TERMS.store}` : o.code}
             </span>
           </button>
         </li>

@@ -1,4 +1,5 @@
 import type { ClientItem } from '@kaipiao/shared';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { keepPreviousData, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card, Input, Select, Space, Typography } from 'antd';
 import { type ReactNode, useState } from 'react';
@@ -62,7 +63,7 @@ function SwitchStore({ extra }: Props) {
         className={styles.card}
         title={
           <Typography.Title level={4} style={{ margin: 0 }}>
-            选择企业和门店
+            选择企业和{TERMS.store}
           </Typography.Title>
         }
         extra={
@@ -83,7 +84,7 @@ function SwitchStore({ extra }: Props) {
         <div className={styles.columns}>
           <section className={styles.column} aria-label="企业列表">
             <Input.Search
-              placeholder="搜索企业名称或税号"
+              placeholder={`搜索企业名称或${TERMS.taxCodeShort}`}
               allowClear
               onSearch={(value) => setKeyword(value.trim())}
               style={{ marginBottom: 12 }}
@@ -96,7 +97,7 @@ function SwitchStore({ extra }: Props) {
               onPick={setPicked}
             />
           </section>
-          <section className={styles.column} aria-label="门店列表">
+          <section className={styles.column} aria-label={`${TERMS.store}列表`}>
             {active ? (
               <StoreList business={active} autoPick={auto} onChoose={(store) => choose(active, store)} />
             ) : (

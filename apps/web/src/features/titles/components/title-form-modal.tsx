@@ -1,4 +1,4 @@
-import { BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
+import { BUYER_TYPE_OPTIONS, TERMS } from '@kaipiao/shared/glossary/terms';
 import { type TitleBody, type TitleItem, titleBodySchema } from '@kaipiao/shared/schemas/titles';
 import { Button, Col, Form, Input, Modal, Radio, Row } from 'antd';
 import { useState } from 'react';
@@ -116,7 +116,7 @@ export function TitleFormModal({ open, onOpenChange, editing, onSaved }: Props) 
       >
         <Row gutter={16}>
           <Col span={24}>
-            <Form.Item name="title_type" label="抬头类型" required rules={rule('title_type')}>
+            <Form.Item name="title_type" label={TERMS.buyerType} required rules={rule('title_type')}>
               <Radio.Group optionType="button" options={[...BUYER_TYPE_OPTIONS]} />
             </Form.Item>
           </Col>
@@ -126,9 +126,9 @@ export function TitleFormModal({ open, onOpenChange, editing, onSaved }: Props) 
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="tax_code" label="纳税人识别号" rules={rule('tax_code')} required={type === 2}>
+            <Form.Item name="tax_code" label={TERMS.taxCode} rules={rule('tax_code')} required={type === 2}>
               <Input
-                placeholder={type === 2 ? '统一社会信用代码或纳税人识别号' : '选填'}
+                placeholder={type === 2 ? `统一社会信用代码或${TERMS.taxCode}` : '选填'}
                 maxLength={20}
                 style={{ textTransform: 'uppercase' }}
                 allowClear

@@ -1,6 +1,6 @@
 import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
-import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS } from '@kaipiao/shared/glossary/terms';
+import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS, TERMS } from '@kaipiao/shared/glossary/terms';
 import type { TitleItem } from '@kaipiao/shared/schemas/titles';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -86,7 +86,7 @@ export function TitlesPage() {
     // issue 24 item 1: fits at 1280 px; 地址、电话, 开户行及账号 and 更新时间 show from 1600 px (and
     // in the edit form)
     {
-      title: '纳税人识别号',
+      title: TERMS.taxCode,
       dataIndex: 'tax_code',
       width: 190,
       className: 'kp-num',
@@ -164,8 +164,8 @@ export function TitlesPage() {
         toolbar={
           <>
             <Input.Search
-              placeholder="名称 / 纳税人识别号"
-              aria-label="名称 / 纳税人识别号"
+              placeholder={`名称 / ${TERMS.taxCode}`}
+              aria-label={`名称 / ${TERMS.taxCode}`}
               allowClear
               style={{ width: 240 }}
               onSearch={(v) => {
@@ -176,7 +176,9 @@ export function TitlesPage() {
               }}
             />
             <Button
-              onClick={() => downloadFile(TITLE_PATHS.template, {}, '购方抬头导入模板.xlsx').catch(showError)}
+              onClick={() =>
+                downloadFile(TITLE_PATHS.template, {}, `${TERMS.buyerTitle}导入模板.xlsx`).catch(showError)
+              }
             >
               下载模板
             </Button>
@@ -185,7 +187,9 @@ export function TitlesPage() {
             </Button>
             <Button
               icon={<DownloadOutlined />}
-              onClick={() => downloadFile(TITLE_PATHS.export, { keyword }, '购方抬头.xlsx').catch(showError)}
+              onClick={() =>
+                downloadFile(TITLE_PATHS.export, { keyword }, `${TERMS.buyerTitle}.xlsx`).catch(showError)
+              }
             >
               导出
             </Button>
@@ -235,10 +239,10 @@ export function TitlesPage() {
       <TitleFormModal open={formOpen} onOpenChange={setFormOpen} editing={editing} onSaved={() => reload()} />
       <ImportModal
         open={importOpen}
-        title="导入购方抬头"
+        title={`导入${TERMS.buyerTitle}`}
         uploadPath={TITLE_PATHS.import}
         templatePath={TITLE_PATHS.template}
-        templateName="购方抬头导入模板.xlsx"
+        templateName={`${TERMS.buyerTitle}导入模板.xlsx`}
         onClose={() => setImportOpen(false)}
         onImported={() => reload()}
       />

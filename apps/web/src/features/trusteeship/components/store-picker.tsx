@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Checkbox, Space, Tag, Typography } from 'antd';
 
 type StoreRef = { id: number; name: string };
@@ -35,7 +36,7 @@ export function StorePicker({
         }))}
       />
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        勾选的门店可通过托管设备开具发票（含扫码开票），无需在门店插入设备
+        勾选的{TERMS.store}可通过托管设备开具发票（含扫码开票），无需在{TERMS.store}插入设备
       </Typography.Text>
     </Space>
   );

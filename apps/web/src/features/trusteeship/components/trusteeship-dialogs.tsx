@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { TrusteeshipItem, TrusteeshipList } from '@kaipiao/shared/schemas/trusteeship';
 import { Alert, Checkbox, Descriptions, Form, Input, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
@@ -66,8 +67,8 @@ export function TrusteeshipDialogs({
           type="warning"
           showIcon
           style={{ marginBottom: 16 }}
-          message={`撤销后，${device.granted_stores.map((s) => s.name).join('、') || '授权门店'}将立即不能通过「${device.name}」开票`}
-          description="托管中心将设备交还贵司；本地绑定该设备的门店仍可插入设备开票。"
+          message={`撤销后，${device.granted_stores.map((s) => s.name).join('、') || `授权${TERMS.store}`}将立即不能通过「${device.name}」开票`}
+          description={`托管中心将设备交还贵司；本地绑定该设备的${TERMS.store}仍可插入设备开票。`}
         />
         <Input.TextArea
           aria-label="撤销原因"
@@ -85,7 +86,13 @@ export function TrusteeshipDialogs({
     <Modal
       open
       width={560}
-      title={isHandOver ? (device.mode === 'account' ? '托管数电账户' : '托管设备') : '授权开票门店'}
+      title={
+        isHandOver
+          ? device.mode === 'account'
+            ? `托管${TERMS.digitalAccount}`
+            : '托管设备'
+          : `授权开票${TERMS.store}`
+      }
       okText={isHandOver ? '确认托管' : '保存'}
       okButtonProps={{ loading: busy }}
       onCancel={onClose}
@@ -119,15 +126,20 @@ export function TrusteeshipDialogs({
                     agree: v.agree,
                   })
                 : grantStores({ device_id: device.device_id, store_ids: v.store_ids }),
-            isHandOver ? '托管成功，设备已在托管中心上线' : '授权门店已保存',
+            isHandOver ? '托管成功，设备已在托管中心上线' : `授权${TERMS.store}已保存`,
           )
         }
       >
         <Form.Item
           name="store_ids"
-          label="可开票门店"
+          label={`可开票${TERMS.store}`}
           rules={[
-            { required: true, type: 'array', min: 1, message: '请至少选择一个可使用托管设备开票的门店' },
+            {
+              required: true,
+              type: 'array',
+              min: 1,
+              message: `请至少选择一个可使用托管设备开票的${TERMS.store}`,
+            },
           ]}
         >
           <StorePicker stores={stores} bound={device.bound_stores} />
@@ -146,8 +158,8 @@ export function TrusteeshipDialogs({
           <>
             <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
               {device.mode === 'account'
-                ? '托管后，托管中心代为保持电子税务局登录会话，授权门店可直接开具数电发票；实名认证到期时仍需办税人员扫码认证。'
-                : '托管后，请将设备寄送至托管中心；设备在托管机房内7×24小时在线，授权门店无需本地插盘即可开票。'}
+                ? `托管后，托管中心代为保持电子税务局登录会话，授权${TERMS.store}可直接开具${TERMS.digitalInvoice}；实名认证到期时仍需办税人员扫码认证。`
+                : `托管后，请将设备寄送至托管中心；设备在托管机房内7×24小时在线，授权${TERMS.store}无需本地插盘即可开票。`}
             </Typography.Paragraph>
             <Form.Item
               name="agree"

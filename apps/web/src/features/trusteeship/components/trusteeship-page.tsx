@@ -1,3 +1,4 @@
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { INVOICE_TYPES, type InvoiceType } from '@kaipiao/shared/schemas/invoice';
 import type { TrusteeshipItem } from '@kaipiao/shared/schemas/trusteeship';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
@@ -128,7 +129,7 @@ export function TrusteeshipPage() {
       render: (v: string) => money(v),
     },
     {
-      title: '可开票门店',
+      title: `可开票${TERMS.store}`,
       key: 'stores',
       width: 170,
       render: (_, d) => (
@@ -156,7 +157,7 @@ export function TrusteeshipPage() {
         d.status === 'hosted' ? (
           <Space size={0}>
             <Button type="link" size="small" onClick={() => setDialog({ kind: 'grant', device: d })}>
-              授权门店
+              授权{TERMS.store}
             </Button>
             <Button type="link" size="small" danger onClick={() => setDialog({ kind: 'revoke', device: d })}>
               撤销托管
@@ -176,7 +177,7 @@ export function TrusteeshipPage() {
         type="info"
         showIcon
         message="托管开票"
-        description="将税控设备（金税盘、税控盘、税务UKey）或数电账户托管至开票台托管中心后，设备在托管机房内7×24小时在线，授权的门店无需本地设备即可开票（含扫码开票）。撤销托管后，授权门店立即不能再通过该设备开票。"
+        description={`将${TERMS.taxControlDevice}（金税盘、税控盘、税务UKey）或${TERMS.digitalAccount}托管至开票台托管中心后，设备在托管机房内7×24小时在线，授权的${TERMS.store}无需本地设备即可开票（含扫码开票）。撤销托管后，授权${TERMS.store}立即不能再通过该设备开票。`}
       />
       <Row gutter={16}>
         <Col span={6}>
@@ -192,7 +193,7 @@ export function TrusteeshipPage() {
         <Col span={6}>
           <Card size="small">
             <Statistic
-              title="授权门店"
+              title={`授权${TERMS.store}`}
               value={new Set(hosted.flatMap((d) => d.granted_stores.map((s) => s.id))).size}
               suffix="家"
             />
