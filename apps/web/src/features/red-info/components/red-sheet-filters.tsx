@@ -1,4 +1,5 @@
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { CONFIRM_STATES, RED_FORM_KINDS } from '@kaipiao/shared/schemas/red-info';
 import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
 import { useState } from 'react';
@@ -9,7 +10,7 @@ const KIND_OPTIONS = Object.entries(RED_FORM_KINDS).map(([value, label]) => ({ v
 const STATE_OPTIONS = [
   { value: 'pending', label: '待确认 / 申请中' },
   { value: 'confirmed', label: '已确认 / 审核通过' },
-  { value: 'void', label: '已作废 / 已撤销' },
+  { value: 'void', label: `已${TERMS.void} / 已撤销` },
   ...Object.entries(CONFIRM_STATES)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([value, label]) => ({ value, label: `${value} ${label}` })),
@@ -27,7 +28,7 @@ export function RedSheetFilters({ onSearch }: { onSearch: (values: RedSearch) =>
   const [folded, setFolded] = useState(false);
   const fields = [
     <Form.Item key="keyword" name="keyword" label="关键字">
-      <Input placeholder="单据编号、发票号码或购方名称" allowClear />
+      <Input placeholder={`单据编号、${TERMS.invoiceNo}或${TERMS.buyerShort}名称`} allowClear />
     </Form.Item>,
     <Form.Item key="kind" name="kind" label="单据类型">
       <Select allowClear placeholder="请选择" options={KIND_OPTIONS} />
