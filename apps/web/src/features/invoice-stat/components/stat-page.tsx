@@ -1,5 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { SUMMARY_STORE_ID } from '@kaipiao/shared/constants/menu';
+import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { formatMoney } from '@kaipiao/shared/money/capital';
 import type { StatSummary } from '@kaipiao/shared/schemas/query';
 import { useQuery } from '@tanstack/react-query';
@@ -64,16 +65,16 @@ const GREEN = '#52c41a';
 function trendOption(trend: Trend[]): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
-    legend: { data: ['价税合计', '开票张数'], top: 0 },
+    legend: { data: [TERMS.totalWithTax, '开票张数'], top: 0 },
     grid: { left: 70, right: 50, top: 50, bottom: 30 },
     xAxis: { type: 'category', data: trend.map((t) => t.period) },
     yAxis: [
-      { type: 'value', name: '金额（元）', axisLabel: { formatter: wan } },
+      { type: 'value', name: `${TERMS.amount}（元）`, axisLabel: { formatter: wan } },
       { type: 'value', name: '张数', splitLine: { show: false } },
     ],
     series: [
       {
-        name: '价税合计',
+        name: TERMS.totalWithTax,
         type: 'bar',
         data: trend.map((t) => num(t.total_with_tax)),
         itemStyle: { color: BLUE },
@@ -96,7 +97,7 @@ function kindOption(d: StatSummary): ChartOption {
     legend: { bottom: 0, type: 'scroll' },
     series: [
       {
-        name: '发票种类',
+        name: TERMS.invoiceKind,
         type: 'pie',
         radius: ['40%', '68%'],
         center: ['50%', '42%'],
@@ -110,19 +111,19 @@ function kindOption(d: StatSummary): ChartOption {
 function rateOption(d: StatSummary): ChartOption {
   return {
     tooltip: { trigger: 'axis' },
-    legend: { data: ['金额', '税额'], top: 0 },
+    legend: { data: [TERMS.amount, TERMS.taxAmount], top: 0 },
     grid: { left: 70, right: 20, top: 50, bottom: 30 },
     xAxis: { type: 'category', data: d.by_rate.map((r) => r.label) },
     yAxis: { type: 'value', name: '元', axisLabel: { formatter: wan } },
     series: [
       {
-        name: '金额',
+        name: TERMS.amount,
         type: 'bar',
         data: d.by_rate.map((r) => num(r.total_amount)),
         itemStyle: { color: BLUE },
       },
       {
-        name: '税额',
+        name: TERMS.taxAmount,
         type: 'bar',
         data: d.by_rate.map((r) => num(r.total_tax)),
         itemStyle: { color: '#faad14' },
@@ -140,7 +141,7 @@ function storeOption(d: StatSummary): ChartOption {
     yAxis: { type: 'category', data: rows.map((s) => s.store_name) },
     series: [
       {
-        name: '价税合计',
+        name: TERMS.totalWithTax,
         type: 'bar',
         data: rows.map((s) => num(s.total_with_tax)),
         itemStyle: { color: BLUE },
@@ -158,7 +159,7 @@ const trendData = (trend: Trend[], granularity: Granularity) => ({
   rows: trend,
   columns: [
     { title: granularity === 'day' ? '日期' : '月份', dataIndex: 'period' },
-    { title: '价税合计', dataIndex: 'total_with_tax', align: right, render: yuanCell },
+    { title: TERMS.totalWithTax, dataIndex: 'total_with_tax', align: right, render: yuanCell },
     { title: '开票张数', dataIndex: 'count', align: right },
   ],
 });
@@ -171,7 +172,7 @@ const kindData = (d: StatSummary) => {
       share: total ? `${Math.round((k.count / total) * 1000) / 10}%` : '—',
     })),
     columns: [
-      { title: '发票种类', dataIndex: 'name' },
+      { title: TERMS.invoiceKind, dataIndex: 'name' },
       { title: '张数', dataIndex: 'count', align: right },
       { title: '占比', dataIndex: 'share', align: right },
     ],
@@ -181,17 +182,17 @@ const rateData = (d: StatSummary) => ({
   rowKey: 'label' as const,
   rows: d.by_rate,
   columns: [
-    { title: '税率', dataIndex: 'label' },
-    { title: '金额', dataIndex: 'total_amount', align: right, render: yuanCell },
-    { title: '税额', dataIndex: 'total_tax', align: right, render: yuanCell },
+    { title: TERMS.taxRate, dataIndex: 'label' },
+    { title: TERMS.amount, dataIndex: 'total_amount', align: right, render: yuanCell },
+    { title: TERMS.taxAmount, dataIndex: 'total_tax', align: right, render: yuanCell },
   ],
 });
 const storeData = (d: StatSummary) => ({
   rowKey: 'store_name' as const,
   rows: d.by_store,
   columns: [
-    { title: '门店', dataIndex: 'store_name' },
-    { title: '价税合计', dataIndex: 'total_with_tax', align: right, render: yuanCell },
+    { title: TERMS.store, dataIndex: 'store_name' },
+    { title: TERMS.totalWithTax, dataIndex: 'total_with_tax', align: right, render: yuanCell },
   ],
 });
 
@@ -249,7 +250,7 @@ export function StatPage() {
             <Select
               mode="multiple"
               allowClear
-              placeholder="全部有权限的门店"
+              placeholder={`全部有权限的${TERMS.store}`}
               style={{ minWidth: 240 }}
               maxTagCount="responsive"
               loading={stores.isLoading}
@@ -267,7 +268,7 @@ export function StatPage() {
             style={{ marginTop: 12 }}
             type="info"
             showIcon
-            message="当前为全部门店数据汇总：统计您有权限的所有门店；红字发票以负数计入，与对应蓝字发票相互抵减。"
+            message={`当前为全部${TERMS.store}数据汇总：统计您有权限的所有${TERMS.store}；${TERMS.redInvoice}以负数计入，与对应${TERMS.blueInvoice}相互抵减。`}
           />
         )}
       </Card>
@@ -281,35 +282,35 @@ export function StatPage() {
                 <Card variant="borderless">
                   <Statistic title="开票张数" value={d.totals.count} suffix="张" />
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    蓝字 {d.blue.count} · 红字 {d.red.count}
+                    {TERMS.blueShort} {d.blue.count} · {TERMS.redShort} {d.red.count}
                   </Typography.Text>
                 </Card>
               </Col>
               <Col xs={12} lg={6}>
                 <Card variant="borderless">
-                  <Statistic title="合计金额（不含税）" value={yuan(d.totals.total_amount)} />
+                  <Statistic title={`${TERMS.totalAmount}（不含税）`} value={yuan(d.totals.total_amount)} />
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    红冲 {yuan(d.red.total_amount)}
+                    {TERMS.redLetter} {yuan(d.red.total_amount)}
                   </Typography.Text>
                 </Card>
               </Col>
               <Col xs={12} lg={6}>
                 <Card variant="borderless">
-                  <Statistic title="合计税额" value={yuan(d.totals.total_tax)} />
+                  <Statistic title={TERMS.totalTax} value={yuan(d.totals.total_tax)} />
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    红冲 {yuan(d.red.total_tax)}
+                    {TERMS.redLetter} {yuan(d.red.total_tax)}
                   </Typography.Text>
                 </Card>
               </Col>
               <Col xs={12} lg={6}>
                 <Card variant="borderless">
                   <Statistic
-                    title="价税合计"
+                    title={TERMS.totalWithTax}
                     value={yuan(d.totals.total_with_tax)}
                     valueStyle={{ color: BLUE }}
                   />
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    蓝字 {yuan(d.blue.total_with_tax)} · 红字{' '}
+                    {TERMS.blueShort} {yuan(d.blue.total_with_tax)} · {TERMS.redShort}{' '}
                     <span style={{ color: RED }}>{yuan(d.red.total_with_tax)}</span>
                   </Typography.Text>
                 </Card>
@@ -324,27 +325,30 @@ export function StatPage() {
             </Card>
             <Row gutter={[16, 16]}>
               <Col xs={24} xl={8}>
-                <Card variant="borderless" title="发票种类（张数）">
+                <Card variant="borderless" title={`${TERMS.invoiceKind}（张数）`}>
                   {d.by_kind.length ? (
-                    <ChartFigure title="发票种类" option={kindOption(d)} data={kindData(d)} />
+                    <ChartFigure title={TERMS.invoiceKind} option={kindOption(d)} data={kindData(d)} />
                   ) : (
                     <Empty />
                   )}
                 </Card>
               </Col>
               <Col xs={24} xl={8}>
-                <Card variant="borderless" title="按税率（金额 / 税额）">
+                <Card
+                  variant="borderless"
+                  title={`按${TERMS.taxRate}（${TERMS.amount} / ${TERMS.taxAmount}）`}
+                >
                   {d.by_rate.length ? (
-                    <ChartFigure title="按税率" option={rateOption(d)} data={rateData(d)} />
+                    <ChartFigure title={`按${TERMS.taxRate}`} option={rateOption(d)} data={rateData(d)} />
                   ) : (
                     <Empty />
                   )}
                 </Card>
               </Col>
               <Col xs={24} xl={8}>
-                <Card variant="borderless" title="按门店（价税合计）">
+                <Card variant="borderless" title={`按${TERMS.store}（${TERMS.totalWithTax}）`}>
                   {d.by_store.length ? (
-                    <ChartFigure title="按门店" option={storeOption(d)} data={storeData(d)} />
+                    <ChartFigure title={`按${TERMS.store}`} option={storeOption(d)} data={storeData(d)} />
                   ) : (
                     <Empty />
                   )}
@@ -364,11 +368,11 @@ export function StatPage() {
                 columns={[
                   { title: granularity === 'day' ? '日期' : '月份', dataIndex: 'period', width: 120 },
                   { title: '开票张数', dataIndex: 'count', align: 'right' },
-                  { title: '蓝字', dataIndex: 'blue_count', align: 'right' },
-                  { title: '红字', dataIndex: 'red_count', align: 'right' },
-                  { title: '合计金额', dataIndex: 'total_amount', align: 'right', render: money },
-                  { title: '合计税额', dataIndex: 'total_tax', align: 'right', render: money },
-                  { title: '价税合计', dataIndex: 'total_with_tax', align: 'right', render: money },
+                  { title: TERMS.blueShort, dataIndex: 'blue_count', align: 'right' },
+                  { title: TERMS.redShort, dataIndex: 'red_count', align: 'right' },
+                  { title: TERMS.totalAmount, dataIndex: 'total_amount', align: 'right', render: money },
+                  { title: TERMS.totalTax, dataIndex: 'total_tax', align: 'right', render: money },
+                  { title: TERMS.totalWithTax, dataIndex: 'total_with_tax', align: 'right', render: money },
                 ]}
                 summary={() => (
                   <Table.Summary.Row>
