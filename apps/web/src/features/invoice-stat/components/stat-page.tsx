@@ -26,8 +26,8 @@ import { permittedStoresQuery } from '../../../api/stores.ts';
 import { DANGER, PRIMARY } from '../../../lib/antd/theme.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { statSummaryQuery } from '../api.ts';
+import { kindOption, rateOption, storeOption, trendOption } from '../chart-options.ts';
 import { ChartFigure } from './chart-figure.tsx';
-import type { ChartOption } from './echarts.tsx';
 
 type Granularity = 'day' | 'month';
 type Trend = StatSummary['trend'][number];
@@ -53,102 +53,9 @@ const PRESETS: { label: string; value: [Dayjs, Dayjs] }[] = [
   { label: '本年', value: [dayjs().startOf('year'), dayjs()] },
 ];
 
-const num = (v: string) => Number(v);
-/** axis labels in 万 once amounts are large */
-const wan = (v: number) => (Math.abs(v) >= 10_000 ? `${Math.round(v / 1000) / 10}万` : String(v));
 const yuan = (v: string) => `¥${formatMoney(v)}`;
-const BLUE = PRIMARY;
 /** red text on white (the 红字 figure): the theme's danger red, 5.57:1 (antd's #f5222d: 4.08:1) */
 const RED = DANGER;
-const GREEN = '#52c41a';
-
-function trendOption(trend: Trend[]): ChartOption {
-  return {
-    tooltip: { trigger: 'axis' },
-    legend: { data: [TERMS.totalWithTax, '开票张数'], top: 0 },
-    grid: { left: 70, right: 50, top: 50, bottom: 30 },
-    xAxis: { type: 'category', data: trend.map((t) => t.period) },
-    yAxis: [
-      { type: 'value', name: `${TERMS.amount}（元）`, axisLabel: { formatter: wan } },
-      { type: 'value', name: '张数', splitLine: { show: false } },
-    ],
-    series: [
-      {
-        name: TERMS.totalWithTax,
-        type: 'bar',
-        data: trend.map((t) => num(t.total_with_tax)),
-        itemStyle: { color: BLUE },
-      },
-      {
-        name: '开票张数',
-        type: 'line',
-        yAxisIndex: 1,
-        smooth: true,
-        data: trend.map((t) => t.count),
-        itemStyle: { color: GREEN },
-      },
-    ],
-  };
-}
-
-function kindOption(d: StatSummary): ChartOption {
-  return {
-    tooltip: { trigger: 'item', formatter: '{b}<br/>{c} 张（{d}%）' },
-    legend: { bottom: 0, type: 'scroll' },
-    series: [
-      {
-        name: TERMS.invoiceKind,
-        type: 'pie',
-        radius: ['40%', '68%'],
-        center: ['50%', '42%'],
-        label: { position: 'inside', formatter: '{d}%', color: '#fff' },
-        data: d.by_kind.map((k) => ({ name: k.name, value: k.count })),
-      },
-    ],
-  };
-}
-
-function rateOption(d: StatSummary): ChartOption {
-  return {
-    tooltip: { trigger: 'axis' },
-    legend: { data: [TERMS.amount, TERMS.taxAmount], top: 0 },
-    grid: { left: 70, right: 20, top: 50, bottom: 30 },
-    xAxis: { type: 'category', data: d.by_rate.map((r) => r.label) },
-    yAxis: { type: 'value', name: '元', axisLabel: { formatter: wan } },
-    series: [
-      {
-        name: TERMS.amount,
-        type: 'bar',
-        data: d.by_rate.map((r) => num(r.total_amount)),
-        itemStyle: { color: BLUE },
-      },
-      {
-        name: TERMS.taxAmount,
-        type: 'bar',
-        data: d.by_rate.map((r) => num(r.total_tax)),
-        itemStyle: { color: '#faad14' },
-      },
-    ],
-  };
-}
-
-function storeOption(d: StatSummary): ChartOption {
-  const rows = [...d.by_store].reverse();
-  return {
-    tooltip: { trigger: 'axis' },
-    grid: { left: 110, right: 40, top: 20, bottom: 30 },
-    xAxis: { type: 'value', name: '元', axisLabel: { formatter: wan }, splitNumber: 3 },
-    yAxis: { type: 'category', data: rows.map((s) => s.store_name) },
-    series: [
-      {
-        name: TERMS.totalWithTax,
-        type: 'bar',
-        data: rows.map((s) => num(s.total_with_tax)),
-        itemStyle: { color: BLUE },
-      },
-    ],
-  };
-}
 
 const right = 'right' as const;
 const yuanCell = (v: string) => yuan(v);
@@ -307,7 +214,7 @@ export function StatPage() {
                   <Statistic
                     title={TERMS.totalWithTax}
                     value={yuan(d.totals.total_with_tax)}
-                    valueStyle={{ color: BLUE }}
+                    valueStyle={{ color: PRIMARY }}
                   />
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {TERMS.blueShort} {yuan(d.blue.total_with_tax)} · {TERMS.redShort}{' '}
