@@ -51,6 +51,8 @@ import {
   searchTitlesQuerySchema,
   smallScaleNoticeRequestSchema,
   specificBusinessDefSchema,
+  statRequestSchema,
+  statSummarySchema,
   taxClassCodeSchema,
   taxEquipmentSchema,
   taxRateBodySchema,
@@ -130,6 +132,7 @@ export const CONTRACT = {
     data: invoiceDetailSchema,
   },
   'POST /v3/home/small-scale-notice': { body: smallScaleNoticeRequestSchema, data: okSchema },
+  'POST /v3/invoice-stat/summary': { body: statRequestSchema, data: statSummarySchema },
   'POST /v3/invoice-export/list': { body: exportListRequestSchema, data: exportListResponseSchema },
 
   // red-letter (modules/red-info/routes.ts)

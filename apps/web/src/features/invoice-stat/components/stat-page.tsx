@@ -25,7 +25,7 @@ import { useMemo, useState } from 'react';
 import { permittedStoresQuery } from '../../../api/stores.ts';
 import { DANGER, PRIMARY } from '../../../lib/antd/theme.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
-import { statSummaryQuery } from '../api.ts';
+import { firstStatRange, statRequest, statSummaryQuery } from '../api.ts';
 import { kindOption, rateOption, storeOption, trendOption } from '../chart-options.ts';
 import { ChartFigure } from './chart-figure.tsx';
 
@@ -34,7 +34,7 @@ type Trend = StatSummary['trend'][number];
 
 const PRESETS: { label: string; value: [Dayjs, Dayjs] }[] = [
   { label: '近7天', value: [dayjs().subtract(6, 'day'), dayjs()] },
-  { label: '近30天', value: [dayjs().subtract(29, 'day'), dayjs()] },
+  { label: '近30天', value: firstStatRange() },
   { label: '本月', value: [dayjs().startOf('month'), dayjs()] },
   {
     label: '上月',
@@ -112,19 +112,11 @@ export function StatPage() {
   const business = useSessionStore((s) => s.business);
   const store = useSessionStore((s) => s.store);
   const summary = store?.client_store_id === SUMMARY_STORE_ID;
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(PRESETS[1]!.value);
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(firstStatRange);
   const [granularity, setGranularity] = useState<Granularity>('day');
   const [storeIds, setStoreIds] = useState<number[]>([]);
   const stores = useQuery({ ...permittedStoresQuery(), enabled: summary });
-  const body = useMemo(
-    () => ({
-      date_from: range[0].format('YYYY-MM-DD'),
-      date_to: range[1].format('YYYY-MM-DD'),
-      granularity,
-      store_ids: storeIds.length ? storeIds : undefined,
-    }),
-    [range, granularity, storeIds],
-  );
+  const body = useMemo(() => statRequest(range, granularity, storeIds), [range, granularity, storeIds]);
   const q = useQuery(statSummaryQuery(`${business?.client_id}:${store?.client_store_id}`, body));
   const d = q.data;
 
