@@ -31,7 +31,7 @@ const SUMMARY: StatSummary = {
   blue: sums(3, '3000.00', '180.00', '3180.00'),
   red: sums(0, '0.00', '0.00', '0.00'),
   trend: [{ period: today, ...sums(3, '3000.00', '180.00', '3180.00'), blue_count: 3, red_count: 0 }],
-  by_kind: [{ invoice_type: '82', name: '数电普票', ...sums(3, '3000.00', '180.00', '3180.00') }],
+  by_kind: [{ invoice_type: '82', name: '电子发票（普通发票）', ...sums(3, '3000.00', '180.00', '3180.00') }],
   by_rate: [
     {
       tax_rate: '0.06',
