@@ -38,8 +38,9 @@ const JS_TARGET = 20;
 const TABLE = '.ant-table-row, .ant-table-placeholder .ant-empty';
 /** The ten most used routes the clerk has, with what "content" is on each. */
 /**
- * `asks`: the page requests its list on every mount (ProTable), and draws an empty table for a frame
- * before the request starts: its content counts once an answer has come.
+ * `asks`: the page asks for its list each time it is shown — the library on each mount, the list
+ * pages (lib/prefetch-query.ts, staleTime 0) also when their kept-alive tab is shown again, drawing
+ * the rows they had meantime: its content counts once an answer has come after the click.
  */
 const ROUTES: { path: string; menu: string; content: string; asks?: boolean }[] = [
   { path: '/home/index', menu: '首页', content: '.ant-statistic-content' },

@@ -7,7 +7,6 @@ import type { Plugin, UserConfig } from 'vite';
  * - `react`: React, the router and the stores' zustand — what every page, the login page too, runs.
  * - `antd`: antd, its rc-components, icons, CSS-in-JS, dayjs and react-query: every console page
  *   uses them, and the lite login page never loads them.
- * - `pro`: ProTable/ProForm (the list pages and a few forms) and what only they use.
  * - `charts`: ECharts, only for the statistics page, which loads it when it draws a chart.
  * - `antd-mobile`: the H5 pages (/m-*, the buyer's scan page).
  * - `app`: the console's own shared code (lib, api, stores, hooks, components), the shared package
@@ -34,7 +33,7 @@ export const VENDOR_GROUPS = {
   antd: nm(
     [
       'antd',
-      `@ant-design${SEP}(?!pro-)${ANY}`,
+      `@ant-design${SEP}${ANY}`,
       `@rc-component${SEP}${ANY}`,
       `rc-${ANY}`,
       'dayjs',
@@ -54,7 +53,6 @@ export const VENDOR_GROUPS = {
       `@tanstack${SEP}${ANY}`,
     ].join('|'),
   ),
-  pro: nm(`@ant-design${SEP}pro-${ANY}|lodash-es|lodash|swr|safe-stable-stringify|omit\\.js`),
   charts: nm('echarts|zrender|echarts-for-react|size-sensor'),
   mobile: nm(`antd-mobile|antd-mobile-icons|@react-spring${SEP}${ANY}|@use-gesture${SEP}${ANY}`),
 };
@@ -106,7 +104,6 @@ export function codeSplitting(isLite: (id: string) => boolean): Output {
       groups: [
         { name: 'react', test: VENDOR_GROUPS.react, priority: 60 },
         { name: 'antd', test: VENDOR_GROUPS.antd, priority: 50 },
-        { name: 'pro', test: VENDOR_GROUPS.pro, priority: 40 },
         { name: 'charts', test: VENDOR_GROUPS.charts, priority: 30 },
         { name: 'antd-mobile', test: VENDOR_GROUPS.mobile, priority: 30 },
         {

@@ -51,6 +51,42 @@ test.describe('navigation', () => {
     expect(lists).toHaveLength(1);
   });
 
+  test('红字信息表, 商品编码 and 购方抬头 show the list asked for on hover, asked for once', async ({
+    page,
+  }) => {
+    await loginAs(page, CLERK.account);
+    const pages = [
+      { item: '红字信息表', section: '开票管理', path: '/v3/red-info/list', url: /\/red-info\/sheet$/ },
+      { item: '商品编码', path: '/v3/client-project/get-projects', url: /\/device-project\/project$/ },
+      { item: '购方抬头', path: '/v3/client-title/list', url: /\/device-project\/title$/ },
+    ];
+    for (const p of pages) {
+      const asked: string[] = [];
+      const listen = (r: { url: () => string }) => {
+        if (new URL(r.url()).pathname === p.path) asked.push(r.url());
+      };
+      page.on('request', listen);
+      if (p.section) {
+        const section = page.getByRole('menuitem', { name: p.section });
+        if ((await section.getAttribute('aria-expanded')) !== 'true') await section.click();
+      }
+      const item = page.getByRole('menuitem', { name: p.item });
+      const early = page.waitForRequest((r) => new URL(r.url()).pathname === p.path);
+      await item.hover();
+      await early;
+      await item.click();
+      await expect(page).toHaveURL(p.url);
+      // rows, or the empty table (the test data may hold no red forms)
+      await expect(
+        page.locator('.ant-table-row:visible, .ant-table-placeholder:visible .ant-empty').first(),
+      ).toBeVisible();
+      await expect(page.locator('.ant-spin-spinning:visible')).toHaveCount(0);
+      await page.waitForTimeout(1_000);
+      expect(asked, p.item).toHaveLength(1);
+      page.off('request', listen);
+    }
+  });
+
   test("the menu's pages load their code while the browser is idle after the first load", async ({
     page,
   }) => {
