@@ -48,7 +48,7 @@ export const listExports = (body: ExportListRequest, { showError = true } = {}) 
   api.post<ExportPage>('/v3/invoice-export/list', body, { showError });
 
 /** an export of the page is still being built (queued or running) */
-export const exportsBuilding = (page: ExportPage | undefined) =>
+const exportsBuilding = (page: ExportPage | undefined) =>
   page?.list.some((r) => r.status === 'queued' || r.status === 'running') ?? false;
 
 /**

@@ -4,7 +4,7 @@ import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { formatUnitPrice } from '@kaipiao/shared/money/capital';
 import type { GoodsItem } from '@kaipiao/shared/schemas/goods';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Input, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
@@ -14,6 +14,7 @@ import {
   RowActions,
   rangeTotal,
   SelectionBar,
+  useListReload,
   useStayInRange,
 } from '../../../components/list-card.tsx';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
@@ -28,7 +29,6 @@ const orDash = (v: string) => v || '—';
 
 /** spec §2 商品编码 (/device-project/project, hotel variant /hotel/device-project/project). */
 export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
-  const client = useQueryClient();
   const [editing, setEditing] = useState<GoodsItem | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
@@ -40,7 +40,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
   const list = useQuery(goodsListQuery(goodsListParams(keyword, page, pageSize)));
   useStayInRange(list.data, page, pageSize, setPage);
 
-  const reload = () => void client.invalidateQueries({ queryKey: scopedKey('goods', 'list') });
+  const { reload, loading } = useListReload(list, scopedKey('goods', 'list'));
   const openForm = (item: GoodsItem | null) => {
     setEditing(item);
     setFormOpen(true);
@@ -228,7 +228,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
           rowKey="id"
           columns={columns}
           dataSource={list.data?.list ?? []}
-          loading={list.isFetching}
+          loading={loading}
           scroll={{ x: 900 }}
           rowSelection={{
             selectedRowKeys: selected,

@@ -1,15 +1,21 @@
 import { ArrowLeftOutlined, DownloadOutlined } from '@ant-design/icons';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import type { ExportRecord } from '@kaipiao/shared/schemas/query';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Progress, Space, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { EllipsisText, ListCard, rangeTotal, useStayInRange } from '../../../components/list-card.tsx';
+import {
+  EllipsisText,
+  ListCard,
+  rangeTotal,
+  useListReload,
+  useStayInRange,
+} from '../../../components/list-card.tsx';
 import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { alertError } from '../../../lib/antd/feedback.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
-import { downloadExport, exportsBuilding, exportsQuery } from '../api.ts';
+import { downloadExport, exportsQuery } from '../api.ts';
 import { beijingTime, fileSize } from '../utils.ts';
 
 /** why a record cannot be downloaded (issue 24 item 2) */
@@ -33,7 +39,6 @@ const STATUS_BADGE: Record<
 /** spec §2 hidden /query/invoice/export-records: bulk PDF and Excel exports, their progress and files. */
 export function ExportRecordsPage() {
   const navigate = useNavigate();
-  const client = useQueryClient();
   const [downloading, setDownloading] = useState<number | null>(null);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
@@ -41,8 +46,7 @@ export function ExportRecordsPage() {
   // appears when it is shown again) and every 2 s while an export is being built (exportsQuery)
   const list = useQuery(exportsQuery(page, pageSize));
   useStayInRange(list.data, page, pageSize, setPage);
-  const polling = exportsBuilding(list.data);
-  const reload = () => void client.invalidateQueries({ queryKey: scopedKey('invoice-exports') });
+  const { reload, loading } = useListReload(list, scopedKey('invoice-exports'));
 
   async function download(r: ExportRecord) {
     setDownloading(r.record_id);
@@ -156,7 +160,7 @@ export function ExportRecordsPage() {
         columns={columns}
         dataSource={list.data?.list ?? []}
         // the 2 s refreshes while an export is being built change the rows in place, without a spinner
-        loading={list.isFetching && !polling}
+        loading={loading}
         scroll={{ x: 900 }}
         pagination={{
           current: page,

@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Grid, Space, Table, type TableColumnsType, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ListCard } from '../../../components/list-card.tsx';
+import { ListCard, useListReload } from '../../../components/list-card.tsx';
 import { scopedKey } from '../../../lib/query-scope.ts';
 import { type RedSearch, redListBody, redListQuery } from '../api.ts';
 import { RedFormDrawer } from './red-form-drawer.tsx';
@@ -52,7 +52,7 @@ export function RedSheetPage() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
   const list = useQuery(redListQuery(redListBody(search, page, pageSize)));
-  const reload = () => void client.invalidateQueries({ queryKey: scopedKey('red-info', 'list') });
+  const { reload, loading } = useListReload(list, scopedKey('red-info', 'list'));
 
   const columns: TableColumnsType<Row> = [
     {
@@ -196,7 +196,7 @@ export function RedSheetPage() {
             rowKey="form_id"
             columns={columns}
             dataSource={list.data?.list ?? []}
-            loading={list.isFetching}
+            loading={loading}
             scroll={{ x: 900 }}
             pagination={{
               current: page,

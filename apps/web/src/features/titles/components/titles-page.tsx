@@ -3,7 +3,7 @@ import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS, TERMS } from '@kaipiao/shared/glossary/terms';
 import type { TitleItem } from '@kaipiao/shared/schemas/titles';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   Button,
   Input,
@@ -23,6 +23,7 @@ import {
   RowActions,
   rangeTotal,
   SelectionBar,
+  useListReload,
   useStayInRange,
 } from '../../../components/list-card.tsx';
 import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
@@ -38,7 +39,6 @@ const joined = (parts: string[], sep: string) => parts.filter(Boolean).join(sep)
 
 /** spec §2 购方抬头 (/device-project/title): saved buyers for the invoice form. */
 export function TitlesPage() {
-  const client = useQueryClient();
   const [editing, setEditing] = useState<TitleItem | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
@@ -53,7 +53,7 @@ export function TitlesPage() {
   );
   useStayInRange(list.data, page, pageSize, setPage);
 
-  const reload = () => void client.invalidateQueries({ queryKey: scopedKey('titles', 'list') });
+  const { reload, loading } = useListReload(list, scopedKey('titles', 'list'));
   const openForm = (item: TitleItem | null) => {
     setEditing(item);
     setFormOpen(true);
@@ -215,7 +215,7 @@ export function TitlesPage() {
           rowKey="id"
           columns={columns}
           dataSource={list.data?.list ?? []}
-          loading={list.isFetching}
+          loading={loading}
           scroll={{ x: 900 }}
           rowSelection={{
             selectedRowKeys: selected,
