@@ -1,7 +1,11 @@
-import { InfoCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, InfoCircleOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import { type QueryKey, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Space, Tooltip, Typography, theme } from 'antd';
+import { Button, Card, Flex, Space, type TablePaginationConfig, Tooltip, Typography, theme } from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
+import { alertError } from '../lib/antd/feedback.ts';
+import type { Params } from '../lib/build-url.ts';
+import { downloadFile } from '../lib/file-transfer.ts';
 
 // The list pages' card (商品编码, 购方抬头, 红字信息表, 导出记录; issue 24 item 6): what ProTable drew
 // around their tables — a title with an ⓘ, the toolbar, 刷新, the selection bar — in plain antd, so
@@ -93,6 +97,62 @@ export function EllipsisText({ children }: { children: string }) {
 /** The count under these tables, as they have always said it: 第 1-10 条/总共 25 条. */
 export const rangeTotal = (total: number, [from, to]: [number, number]) =>
   `第 ${from}-${to} 条/总共 ${total} 条`;
+
+/**
+ * A list page's page and page size, and its table's pagination: the count as `rangeTotal` says it,
+ * the page sizes of PAGE_SIZES, and a new page size back to the first page.
+ */
+export function usePaging() {
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  const pagination = (total: number): TablePaginationConfig => ({
+    current: page,
+    pageSize,
+    total,
+    pageSizeOptions: PAGE_SIZES.map(String),
+    showSizeChanger: true,
+    showTotal: rangeTotal,
+    onChange: (p, size) => {
+      setPage(size !== pageSize ? 1 : p);
+      setPageSize(size);
+    },
+  });
+  return { page, pageSize, setPage, pagination };
+}
+
+const showDownloadError = (e: unknown) => alertError('提示', e instanceof Error ? e.message : String(e));
+
+/**
+ * A catalogue's Excel buttons (商品编码, 购方抬头): 下载模板, 导入 (opens the page's import dialog)
+ * and 导出 of what the search shows, each file named after the catalogue.
+ */
+export function ExcelActions(p: {
+  /** the catalogue's name: `${name}导入模板.xlsx`, `${name}.xlsx` */
+  name: string;
+  paths: { template: string; export: string };
+  /** the search 导出 exports */
+  query: Params;
+  onImport: () => void;
+}) {
+  return (
+    <>
+      <Button
+        onClick={() => downloadFile(p.paths.template, {}, `${p.name}导入模板.xlsx`).catch(showDownloadError)}
+      >
+        下载模板
+      </Button>
+      <Button icon={<UploadOutlined />} onClick={p.onImport}>
+        导入
+      </Button>
+      <Button
+        icon={<DownloadOutlined />}
+        onClick={() => downloadFile(p.paths.export, p.query, `${p.name}.xlsx`).catch(showDownloadError)}
+      >
+        导出
+      </Button>
+    </>
+  );
+}
 
 /**
  * A page left empty by a deletion (its rows were the last ones): turns to the page that is now the

@@ -1,5 +1,4 @@
-import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import { PlusOutlined } from '@ant-design/icons';
 import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { formatUnitPrice } from '@kaipiao/shared/money/capital';
 import type { GoodsItem } from '@kaipiao/shared/schemas/goods';
@@ -10,21 +9,20 @@ import { useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
 import {
   EllipsisText,
+  ExcelActions,
   ListCard,
   RowActions,
-  rangeTotal,
   SelectionBar,
   useListReload,
+  usePaging,
   useStayInRange,
 } from '../../../components/list-card.tsx';
-import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
+import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
-import { downloadFile } from '../../../lib/file-transfer.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
 import { deleteGoods, GOODS_PATHS, goodsListParams, goodsListQuery, setDefaultGoods } from '../api/goods.ts';
 import { GoodsFormModal, type GoodsVariant } from './goods-form-modal.tsx';
 
-const showError = (e: unknown) => alertError('提示', e instanceof Error ? e.message : String(e));
 const orDash = (v: string) => v || '—';
 
 /** spec §2 商品编码 (/device-project/project, hotel variant /hotel/device-project/project). */
@@ -34,8 +32,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
   const [importOpen, setImportOpen] = useState(false);
   // the searched keyword (what 导出 exports too), the page and its size
   const [keyword, setKeyword] = useState('');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  const { page, pageSize, setPage, pagination } = usePaging();
   const [selected, setSelected] = useState<number[]>([]);
   const list = useQuery(goodsListQuery(goodsListParams(keyword, page, pageSize)));
   useStayInRange(list.data, page, pageSize, setPage);
@@ -188,24 +185,12 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
                 setPage(1);
               }}
             />
-            <Button
-              onClick={() =>
-                downloadFile(GOODS_PATHS.template, {}, `${TERMS.goodsCode}导入模板.xlsx`).catch(showError)
-              }
-            >
-              下载模板
-            </Button>
-            <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)}>
-              导入
-            </Button>
-            <Button
-              icon={<DownloadOutlined />}
-              onClick={() =>
-                downloadFile(GOODS_PATHS.export, { keyword }, `${TERMS.goodsCode}.xlsx`).catch(showError)
-              }
-            >
-              导出
-            </Button>
+            <ExcelActions
+              name={TERMS.goodsCode}
+              paths={GOODS_PATHS}
+              query={{ keyword }}
+              onImport={() => setImportOpen(true)}
+            />
             <Button type="primary" icon={<PlusOutlined />} onClick={() => openForm(null)}>
               新增商品
             </Button>
@@ -235,18 +220,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
             onChange: (keys) => setSelected(keys as number[]),
             getCheckboxProps: (r) => rowCheckbox(`选择${r.name}`),
           }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: list.data?.total ?? 0,
-            pageSizeOptions: PAGE_SIZES.map(String),
-            showSizeChanger: true,
-            showTotal: rangeTotal,
-            onChange: (p, size) => {
-              setPage(size !== pageSize ? 1 : p);
-              setPageSize(size);
-            },
-          }}
+          pagination={pagination(list.data?.total ?? 0)}
         />
       </ListCard>
       <GoodsFormModal

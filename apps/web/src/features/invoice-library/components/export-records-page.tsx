@@ -1,5 +1,4 @@
 import { ArrowLeftOutlined, DownloadOutlined } from '@ant-design/icons';
-import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import type { ExportRecord } from '@kaipiao/shared/schemas/query';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Progress, Space, Table, type TableColumnsType, Tooltip, Typography } from 'antd';
@@ -8,8 +7,8 @@ import { useNavigate } from 'react-router';
 import {
   EllipsisText,
   ListCard,
-  rangeTotal,
   useListReload,
+  usePaging,
   useStayInRange,
 } from '../../../components/list-card.tsx';
 import { WhyDisabled } from '../../../components/why-disabled.tsx';
@@ -40,8 +39,7 @@ const STATUS_BADGE: Record<
 export function ExportRecordsPage() {
   const navigate = useNavigate();
   const [downloading, setDownloading] = useState<number | null>(null);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  const { page, pageSize, setPage, pagination } = usePaging();
   // asked each time the page is shown (kept alive in its tab, a new export made on the library page
   // appears when it is shown again) and every 2 s while an export is being built (exportsQuery)
   const list = useQuery(exportsQuery(page, pageSize));
@@ -162,18 +160,7 @@ export function ExportRecordsPage() {
         // the 2 s refreshes while an export is being built change the rows in place, without a spinner
         loading={loading}
         scroll={{ x: 900 }}
-        pagination={{
-          current: page,
-          pageSize,
-          total: list.data?.total ?? 0,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showSizeChanger: true,
-          showTotal: rangeTotal,
-          onChange: (p, size) => {
-            setPage(size !== pageSize ? 1 : p);
-            setPageSize(size);
-          },
-        }}
+        pagination={pagination(list.data?.total ?? 0)}
       />
     </ListCard>
   );

@@ -1,5 +1,4 @@
-import { DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
+import { PlusOutlined } from '@ant-design/icons';
 import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS, TERMS } from '@kaipiao/shared/glossary/terms';
 import type { TitleItem } from '@kaipiao/shared/schemas/titles';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
@@ -19,21 +18,20 @@ import { useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
 import {
   EllipsisText,
+  ExcelActions,
   ListCard,
   RowActions,
-  rangeTotal,
   SelectionBar,
   useListReload,
+  usePaging,
   useStayInRange,
 } from '../../../components/list-card.tsx';
-import { alertError, toastSuccess } from '../../../lib/antd/feedback.ts';
+import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
-import { downloadFile } from '../../../lib/file-transfer.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
 import { deleteTitles, TITLE_PATHS, titleListParams, titleListQuery } from '../api/titles.ts';
 import { TitleFormModal } from './title-form-modal.tsx';
 
-const showError = (e: unknown) => alertError('提示', e instanceof Error ? e.message : String(e));
 type TypeFilter = 'all' | 1 | 2;
 const joined = (parts: string[], sep: string) => parts.filter(Boolean).join(sep) || '—';
 
@@ -45,8 +43,7 @@ export function TitlesPage() {
   // the searched keyword (what 导出 exports too), the type shown, the page and its size
   const [keyword, setKeyword] = useState('');
   const [typeFilter, setTypeFilter] = useState<TypeFilter>('all');
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  const { page, pageSize, setPage, pagination } = usePaging();
   const [selected, setSelected] = useState<number[]>([]);
   const list = useQuery(
     titleListQuery(titleListParams(keyword, typeFilter === 'all' ? undefined : typeFilter, page, pageSize)),
@@ -175,24 +172,12 @@ export function TitlesPage() {
                 setPage(1);
               }}
             />
-            <Button
-              onClick={() =>
-                downloadFile(TITLE_PATHS.template, {}, `${TERMS.buyerTitle}导入模板.xlsx`).catch(showError)
-              }
-            >
-              下载模板
-            </Button>
-            <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)}>
-              导入
-            </Button>
-            <Button
-              icon={<DownloadOutlined />}
-              onClick={() =>
-                downloadFile(TITLE_PATHS.export, { keyword }, `${TERMS.buyerTitle}.xlsx`).catch(showError)
-              }
-            >
-              导出
-            </Button>
+            <ExcelActions
+              name={TERMS.buyerTitle}
+              paths={TITLE_PATHS}
+              query={{ keyword }}
+              onImport={() => setImportOpen(true)}
+            />
             <Button type="primary" icon={<PlusOutlined />} onClick={() => openForm(null)}>
               新增抬头
             </Button>
@@ -222,18 +207,7 @@ export function TitlesPage() {
             onChange: (keys) => setSelected(keys as number[]),
             getCheckboxProps: (r) => rowCheckbox(`选择${r.name}`),
           }}
-          pagination={{
-            current: page,
-            pageSize,
-            total: list.data?.total ?? 0,
-            pageSizeOptions: PAGE_SIZES.map(String),
-            showSizeChanger: true,
-            showTotal: rangeTotal,
-            onChange: (p, size) => {
-              setPage(size !== pageSize ? 1 : p);
-              setPageSize(size);
-            },
-          }}
+          pagination={pagination(list.data?.total ?? 0)}
         />
       </ListCard>
       <TitleFormModal open={formOpen} onOpenChange={setFormOpen} editing={editing} onSaved={() => reload()} />
