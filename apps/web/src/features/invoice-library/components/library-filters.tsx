@@ -1,10 +1,9 @@
-import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { INVOICE_TYPES } from '@kaipiao/shared/schemas/invoice';
 import { AMOUNT_RANGE_INVERTED, LIBRARY_STATUS } from '@kaipiao/shared/schemas/query';
-import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, Space } from 'antd';
+import { DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { FoldingFields } from '../../../components/folding-fields.tsx';
 import type { LibraryForm } from '../utils.ts';
 
 export type AmountRangeValue = [number | null, number | null];
@@ -91,7 +90,6 @@ type Props = {
  */
 export function LibraryFilters({ initialValues, stores, onSearch }: Props) {
   const [form] = Form.useForm<FilterValues>();
-  const [folded, setFolded] = useState(false);
   const fields = [
     <Form.Item key="date_range" name="date_range" label={TERMS.issueDate}>
       <DatePicker.RangePicker style={{ width: '100%' }} />
@@ -155,33 +153,7 @@ export function LibraryFilters({ initialValues, stores, onSearch }: Props) {
       onReset={() => onSearch(form.getFieldsValue(true))}
       className="kp-library-filters"
     >
-      <Row gutter={24}>
-        {fields.map((field, i) => (
-          // not the hidden attribute: antd's column style shows the element anyway
-          <Col key={field.key} {...SPAN} style={folded && i >= FOLDED ? { display: 'none' } : undefined}>
-            {field}
-          </Col>
-        ))}
-        <Col flex="auto" style={{ textAlign: 'right' }}>
-          <Form.Item>
-            <Space>
-              <Button htmlType="reset">重置</Button>
-              <Button type="primary" htmlType="submit">
-                查询
-              </Button>
-              <Button
-                type="link"
-                onClick={() => setFolded((f) => !f)}
-                aria-expanded={!folded}
-                icon={folded ? <DownOutlined /> : <UpOutlined />}
-                iconPosition="end"
-              >
-                {folded ? '展开' : '收起'}
-              </Button>
-            </Space>
-          </Form.Item>
-        </Col>
-      </Row>
+      <FoldingFields fields={fields} span={SPAN} shown={FOLDED} />
     </Form>
   );
 }

@@ -1,8 +1,7 @@
-import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { CONFIRM_STATES, RED_FORM_KINDS } from '@kaipiao/shared/schemas/red-info';
-import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
-import { useState } from 'react';
+import { Form, Input, Select } from 'antd';
+import { FoldingFields } from '../../../components/folding-fields.tsx';
 import type { RedSearch } from '../api.ts';
 
 const KIND_OPTIONS = Object.entries(RED_FORM_KINDS).map(([value, label]) => ({ value, label }));
@@ -26,7 +25,6 @@ const FOLDED = 2;
  */
 export function RedSheetFilters({ onSearch }: { onSearch: (values: RedSearch) => void }) {
   const [form] = Form.useForm<RedSearch>();
-  const [folded, setFolded] = useState(false);
   const fields = [
     <Form.Item key="keyword" name="keyword" label="关键字">
       <Input placeholder={`单据编号、${TERMS.invoiceNo}或${TERMS.buyerShort}名称`} allowClear />
@@ -45,33 +43,7 @@ export function RedSheetFilters({ onSearch }: { onSearch: (values: RedSearch) =>
       onFinish={onSearch}
       onReset={() => onSearch(form.getFieldsValue(true))}
     >
-      <Row gutter={24}>
-        {fields.map((field, i) => (
-          // not the hidden attribute: antd's column style shows the element anyway
-          <Col key={field.key} {...SPAN} style={folded && i >= FOLDED ? { display: 'none' } : undefined}>
-            {field}
-          </Col>
-        ))}
-        <Col flex="auto" style={{ textAlign: 'right' }}>
-          <Form.Item>
-            <Space>
-              <Button htmlType="reset">重置</Button>
-              <Button type="primary" htmlType="submit">
-                查询
-              </Button>
-              <Button
-                type="link"
-                onClick={() => setFolded((f) => !f)}
-                aria-expanded={!folded}
-                icon={folded ? <DownOutlined /> : <UpOutlined />}
-                iconPosition="end"
-              >
-                {folded ? '展开' : '收起'}
-              </Button>
-            </Space>
-          </Form.Item>
-        </Col>
-      </Row>
+      <FoldingFields fields={fields} span={SPAN} shown={FOLDED} />
     </Form>
   );
 }
