@@ -15,10 +15,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULT_HEADERS } from '../src/modules/batches/result.ts';
 import { batchTemplate } from '../src/modules/batches/template.ts';
-import { normalizeSpecific } from '../src/modules/documents/model.ts';
 import { renderInvoicePdf } from '../src/modules/documents/pdf.ts';
 import { extractPdfText } from '../src/modules/documents/pdf-text.ts';
-import { sampleInvoice } from '../src/modules/documents/sample.ts';
+import { SAMPLE_SPECIFIC, sampleInvoice } from '../src/modules/documents/sample.ts';
 import { goodsTemplate } from '../src/modules/goods/excel.ts';
 import { runExport } from '../src/modules/query/export-runner.ts';
 import { titleTemplate } from '../src/modules/titles/excel.ts';
@@ -200,49 +199,13 @@ describe('glossary', () => {
       专票: sampleInvoice({ invoiceType: '81', title: INVOICE_TYPES['81'] }),
       红字: redOf(s),
       货物运输: sampleInvoice({
-        specific: normalizeSpecific('04', {
-          goods_transport: [
-            {
-              vehicle_type: '公路运输',
-              vehicle_no: '浙A12345',
-              origin: '杭州市',
-              destination: '上海市',
-              goods_name: '服务器',
-            },
-          ],
-        }),
+        specific: SAMPLE_SPECIFIC.freight(),
       }),
       旅客运输: sampleInvoice({
-        specific: normalizeSpecific('09', {
-          passenger_transport: [
-            {
-              traveller: '李四',
-              id_type: '208',
-              id_no: 'E12345678',
-              travel_date: '2026-11-21',
-              origin: '宁波',
-              destination: '舟山',
-              vehicle_type: '7',
-              seat_class: '二等舱',
-            },
-          ],
-        }),
+        specific: SAMPLE_SPECIFIC.passenger(),
       }),
       不动产租赁: sampleInvoice({
-        specific: normalizeSpecific('06', {
-          real_static_rent: [
-            {
-              province: '浙江省',
-              city: '杭州市',
-              detail_address: '文三路90号',
-              lease_period: '2026-01-01 2026-12-31',
-              cross_city: 'N',
-              certificate_no: '浙(2020)0012345号',
-              plate_no: '',
-              area_unit: '平方米',
-            },
-          ],
-        }),
+        specific: SAMPLE_SPECIFIC.rent(),
       }),
       税控电子普票: sampleInvoice({
         invoiceType: '026',

@@ -8,7 +8,7 @@ import { planPages, rowsFor } from './pdf-layout.ts';
 import { KAI_FONT_PATH, loadFont } from './pdf-pen.ts';
 import { extractPdfText, pdfTextItems } from './pdf-text.ts';
 import { assembleRemark, REMARK_SEPARATOR, remarkLines } from './remark.ts';
-import { sampleInvoice } from './sample.ts';
+import { SAMPLE_SPECIFIC, sampleInvoice } from './sample.ts';
 
 const pageSizes = async (pdf: Buffer) => {
   const latin = pdf.toString('latin1');
@@ -158,17 +158,7 @@ describe('cells and special businesses', () => {
     const t04 = await extractPdfText(
       await renderInvoicePdf(
         sampleInvoice({
-          specific: normalizeSpecific('04', {
-            goods_transport: [
-              {
-                vehicle_type: '公路运输',
-                vehicle_no: '浙A12345',
-                origin: '杭州市',
-                destination: '上海市',
-                goods_name: '服务器',
-              },
-            ],
-          }),
+          specific: SAMPLE_SPECIFIC.freight(),
           lines: [{ ...s.lines[0]!, name: '*运输服务*国内道路货物运输服务' }],
         }),
       ),
@@ -181,20 +171,7 @@ describe('cells and special businesses', () => {
     const t09 = await extractPdfText(
       await renderInvoicePdf(
         sampleInvoice({
-          specific: normalizeSpecific('09', {
-            passenger_transport: [
-              {
-                traveller: '李四',
-                id_type: '208',
-                id_no: 'E12345678',
-                travel_date: '2026-11-21',
-                origin: '宁波',
-                destination: '舟山',
-                vehicle_type: '7',
-                seat_class: '二等舱',
-              },
-            ],
-          }),
+          specific: SAMPLE_SPECIFIC.passenger(),
         }),
       ),
     );
@@ -208,20 +185,7 @@ describe('cells and special businesses', () => {
     const t06 = await extractPdfText(
       await renderInvoicePdf(
         sampleInvoice({
-          specific: normalizeSpecific('06', {
-            real_static_rent: [
-              {
-                province: '浙江省',
-                city: '杭州市',
-                detail_address: '文三路90号',
-                lease_period: '2026-01-01 2026-12-31',
-                cross_city: 'N',
-                certificate_no: '浙(2020)0012345号',
-                plate_no: '',
-                area_unit: '平方米',
-              },
-            ],
-          }),
+          specific: SAMPLE_SPECIFIC.rent(),
           lines: [{ ...s.lines[0]!, name: '*经营租赁*房屋租赁费' }],
         }),
       ),

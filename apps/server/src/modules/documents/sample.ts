@@ -1,5 +1,5 @@
 import { INVOICE_TYPES } from '@kaipiao/shared';
-import type { DocLine, InvoiceDocData } from './model.ts';
+import { type DocLine, type InvoiceDocData, normalizeSpecific } from './model.ts';
 import { buildQrString } from './qr.ts';
 
 /**
@@ -86,3 +86,49 @@ export function sampleInvoice(overrides: Partial<InvoiceDocData> = {}, lineCount
   if (!inv.qrString) inv.qrString = buildQrString(inv);
   return inv;
 }
+
+/** Special-business blocks for tests: 货物运输 (04), 旅客运输 (09), 不动产经营租赁 (06). */
+export const SAMPLE_SPECIFIC = {
+  freight: () =>
+    normalizeSpecific('04', {
+      goods_transport: [
+        {
+          vehicle_type: '公路运输',
+          vehicle_no: '浙A12345',
+          origin: '杭州市',
+          destination: '上海市',
+          goods_name: '服务器',
+        },
+      ],
+    }),
+  passenger: () =>
+    normalizeSpecific('09', {
+      passenger_transport: [
+        {
+          traveller: '李四',
+          id_type: '208',
+          id_no: 'E12345678',
+          travel_date: '2026-11-21',
+          origin: '宁波',
+          destination: '舟山',
+          vehicle_type: '7',
+          seat_class: '二等舱',
+        },
+      ],
+    }),
+  rent: () =>
+    normalizeSpecific('06', {
+      real_static_rent: [
+        {
+          province: '浙江省',
+          city: '杭州市',
+          detail_address: '文三路90号',
+          lease_period: '2026-01-01 2026-12-31',
+          cross_city: 'N',
+          certificate_no: '浙(2020)0012345号',
+          plate_no: '',
+          area_unit: '平方米',
+        },
+      ],
+    }),
+};
