@@ -1,11 +1,13 @@
 import { INVOICE_CODE, SESSION_CODE } from '@kaipiao/shared';
 import { eq, sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { testClock } from '../../test/clock.ts';
 import { invoicingFixture, payload } from '../../test/fixtures/invoices.ts';
 import { buildTestApp, call, DEMO } from '../../test/helper.ts';
 import { realnameSessions, users } from '../db/schema/index.ts';
 import { applyAppFilingLocks } from '../modules/devices/filing-locks.ts';
+import { INVALIDATE_CHANNEL, SOON_MS } from './invalidation.ts';
 
 /**
  * The first screen's read caches (issue 11 item 6, lib/read-cache.ts): a write that changes an
@@ -142,6 +144,46 @@ describe('first-screen read caches', () => {
     expect((await today(one.app)).count).toBe(before.today.count + 1);
     await expect.poll(async () => (await equipment(two.app, id)).quota_used, poll).toBe(used);
     await expect.poll(async () => (await today(two.app)).count, poll).toBe(before.today.count + 1);
+  });
+
+  it('what is forgotten "soon" goes to the other processes in one NOTIFY per window, and here at once', async () => {
+    const listener = new pg.Client(one.url);
+    await listener.connect();
+    const heard: Array<{ users?: number[]; clients?: number[] }> = [];
+    listener.on('notification', (n) => heard.push(JSON.parse(n.payload ?? '{}')));
+    await listener.query(`listen ${INVALIDATE_CHANNEL}`);
+    try {
+      const id = f.ids.digital;
+      const cached = await equipment(one.app, id);
+      await one.db.execute(sql`update tax_devices set quota_used = quota_used + 1 where id = ${id}`);
+      one.app.invalidateSoon({ clients: [f.ids.software] });
+      // this process at once
+      expect((await equipment(one.app, id)).quota_used).not.toBe(cached.quota_used);
+      one.app.invalidateSoon({ clients: [f.ids.hotel] });
+      one.app.invalidateSoon({ users: [7], clients: [f.ids.software] });
+      await expect.poll(() => heard.length, poll).toBe(1);
+      await new Promise((r) => setTimeout(r, SOON_MS * 4));
+      expect(heard).toHaveLength(1);
+      expect(heard[0]!.clients?.sort()).toEqual([f.ids.software, f.ids.hotel].sort());
+      expect(heard[0]!.users).toEqual([7]);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('an invoice issued forgets its business at once here and "soon" elsewhere: no NOTIFY of its own', async () => {
+    const soon = vi.spyOn(one.app, 'invalidateSoon');
+    const now = vi.spyOn(one.app, 'invalidate');
+    try {
+      const issued = await f.issue(payload(f.ids.digital));
+      expect(issued.json.data.status).toBe('issued');
+      await one.app.invoiceHooks.drain();
+      expect(soon).toHaveBeenCalledWith({ clients: [f.ids.software] });
+      expect(now).not.toHaveBeenCalled();
+    } finally {
+      soon.mockRestore();
+      now.mockRestore();
+    }
   });
 
   it('an invoice issued in the background (no business given: reconciliation) is read back and announced', async () => {

@@ -17,7 +17,9 @@ export const RECONCILE_JOB = 'invoices.reconcile';
  */
 export async function forgetIssuedReads(app: FastifyInstance, invoiceId: number, facts: IssuedFacts) {
   const clientId = facts.clientId ?? (await clientOfInvoice(app.db, invoiceId));
-  if (clientId !== undefined) await app.invalidate({ clients: [clientId] });
+  // the answer does not wait for this (hooks run after it): the other processes hear it with the
+  // window's others, one NOTIFY instead of one per group of invoices issued
+  if (clientId !== undefined) app.invalidateSoon({ clients: [clientId] });
 }
 
 /**
