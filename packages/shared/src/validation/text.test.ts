@@ -7,6 +7,7 @@ import {
   fieldLabel,
   hasHiddenChars,
   hiddenCharIndex,
+  hiddenCharIndexByRule,
   hiddenCharMessage,
   isTextSchema,
   text,
@@ -85,6 +86,26 @@ describe('hasHiddenChars', () => {
     expect(hiddenCharIndex('ab\u200Dc\u0000')).toBe(2);
     expect(hiddenCharIndex('a\u202Eb\nc')).toBe(1);
     expect(hiddenCharIndex('a\nb\u202E')).toBe(1);
+  });
+
+  it('the one-scan shortcut agrees with the rules for every UTF-16 code unit, alone and inside text', () => {
+    const contexts = (ch: string) => [ch, `a${ch}b`, ` ${ch}`, `😀${ch}😀`, `张${ch}`];
+    let looked = 0;
+    for (let u = 0; u <= 0xffff; u++) {
+      for (const v of contexts(String.fromCharCode(u))) {
+        for (const multiline of [false, true]) {
+          const byRule = hiddenCharIndexByRule(v, { multiline });
+          if (hiddenCharIndex(v, { multiline }) !== byRule) {
+            throw new Error(
+              `U+${u.toString(16)} in ${JSON.stringify(v)}: ${hiddenCharIndex(v, { multiline })} ≠ ${byRule}`,
+            );
+          }
+          if (byRule !== -1) looked++;
+        }
+      }
+    }
+    // the refused units were among them (C0/C1 controls, surrogates, format characters …)
+    expect(looked).toBeGreaterThan(2048 * 5);
   });
 
   it('property: one bad character inserted anywhere into good text is refused', () => {

@@ -38,8 +38,21 @@ const STRAY_JOINER =
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 const LINE_BREAK_OR_TAB = /[\t\n\r]/;
 
+/**
+ * Every code unit any rule below looks at (the refused ones, surrogates, the joiner, tab and line
+ * breaks): a value without one — nearly every value — is fine after one scan instead of five.
+ */
+const SUSPECT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point of the rule
+  /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uD800-\uDFFF\uFEFF\uFFF9-\uFFFB]/;
+
 /** The first refused character's index, or -1 when the value is fine. */
 export function hiddenCharIndex(value: string, opts: { multiline?: boolean } = {}): number {
+  return SUSPECT.test(value) ? hiddenCharIndexByRule(value, opts) : -1;
+}
+
+/** `hiddenCharIndex` rule by rule, without the one-scan shortcut (the reference it must agree with). */
+export function hiddenCharIndexByRule(value: string, opts: { multiline?: boolean } = {}): number {
   let first = -1;
   const found = (at: number) => {
     // Stryker disable next-line EqualityOperator: at === first assigns the same index again
