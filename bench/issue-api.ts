@@ -80,6 +80,8 @@ type Result = {
    * request costs, steadier than requests/s on a machine others load (the load generator excluded)
    */
   cpuMs: number;
+  /** of which this process (node) */
+  nodeMs: number;
 };
 
 /** the embedded cluster's data directory, when the bench started one (its processes are counted) */
@@ -165,12 +167,14 @@ async function load(target: Target, seconds: number, connections: number): Promi
     { maxBuffer: 64 * 1024 * 1024 },
   );
   const cpu = cpuSinceMs(cpu0);
+  const own = process.cpuUsage(cpu0.own);
   const r = JSON.parse(stdout);
   return {
     name: target.name,
     connections,
     elu: performance.eventLoopUtilization(elu0).utilization,
     cpuMs: cpu / Math.max(1, r.requests.total),
+    nodeMs: (own.user + own.system) / 1000 / Math.max(1, r.requests.total),
     rps: r.requests.average,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -484,7 +488,12 @@ async function main() {
       'vs bare': `${pct(median(ratios))} (${ratios.map(pct).join(' / ')})`,
       [`vs bare at c=${level0}`]: pct(median(at0)),
       'node busy': LEVELS.map((_, k) => pct(median(runs.map((r) => r.byLevel[k]!.elu)))).join(' / '),
-      'CPU ms/req': LEVELS.map((_, k) => median(runs.map((r) => r.byLevel[k]!.cpuMs)).toFixed(2)).join(' / '),
+      // node + PostgreSQL
+      'CPU ms/req': LEVELS.map((_, k) => {
+        const node = median(runs.map((r) => r.byLevel[k]!.nodeMs));
+        const all = median(runs.map((r) => r.byLevel[k]!.cpuMs));
+        return `${node.toFixed(2)}+${(all - node).toFixed(2)}`;
+      }).join(' / '),
       'p99 ms': Math.max(...runs.map((r) => r.best.p99)),
     };
   };
@@ -523,7 +532,8 @@ async function main() {
       : []),
   ]);
   console.log(
-    `node busy: the share of time the server process's event loop ran, at ${LEVELS.join(' / ')} connections`,
+    `node busy: the share of time the server process's event loop ran, at ${LEVELS.join(' / ')} connections; ` +
+      'CPU ms/req: node + PostgreSQL per answered request (the load generator excluded)',
   );
 
   // every request must have made an issued invoice, and each device's numbers must be gapless
