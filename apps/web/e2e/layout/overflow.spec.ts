@@ -255,3 +255,28 @@ test.describe('layouts hold at 1280, 1440 and 1920', () => {
     expect(found).toEqual([]);
   });
 });
+
+test('开票统计: narrowing the window never makes the page scroll sideways while the charts redraw', async ({
+  page,
+}) => {
+  await page.setViewportSize(SIZES[2]);
+  await loginAs(page, CLERK.account);
+  await page.goto('/query/invoice-stat');
+  const trend = page.getByRole('img', { name: /^开票趋势图表/ }).locator('canvas');
+  await expect
+    .poll(async () => (await trend.boundingBox())?.width ?? 0, { timeout: 15_000 })
+    .toBeGreaterThan(SIZES[0].width);
+  await page.setViewportSize(SIZES[0]);
+  // at once, before the chart has redrawn for the narrower box (it waits 60 ms for the resizes to end)
+  const wide = await page.evaluate(() => ({
+    page: (document.scrollingElement ?? document.documentElement).scrollWidth,
+    window: window.innerWidth,
+    canvas: document.querySelector('[role="img"] canvas')?.getBoundingClientRect().width ?? 0,
+  }));
+  expect(wide.canvas, 'the canvas is still the wide one').toBeGreaterThan(wide.window);
+  expect(wide.page, 'the page does not scroll sideways').toBeLessThanOrEqual(wide.window);
+  // and the chart then draws for its new box
+  await expect
+    .poll(async () => (await trend.boundingBox())?.width ?? Number.POSITIVE_INFINITY)
+    .toBeLessThan(SIZES[0].width);
+});

@@ -25,7 +25,9 @@ export function ChartFigure<Row extends object>({
   const tableId = useId();
   return (
     <figure style={{ margin: 0 }} aria-label={title}>
-      <div role="img" aria-label={`${title}图表，数字见“查看数据表”`}>
+      {/* a canvas drawn for a wider window is clipped until the chart redraws (60 ms after its box
+          changes), so the page never scrolls sideways meanwhile */}
+      <div role="img" aria-label={`${title}图表，数字见“查看数据表”`} style={{ overflow: 'hidden' }}>
         <Chart option={option} />
       </div>
       <Button
