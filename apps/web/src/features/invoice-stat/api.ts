@@ -1,9 +1,10 @@
 import type { StatRequest, StatSummary } from '@kaipiao/shared/schemas/query';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import dayjs from 'dayjs';
+import type dayjs from 'dayjs';
 import { api } from '../../lib/api.ts';
 import { prefetchQueries } from '../../lib/prefetch-query.ts';
 import { scopedKey } from '../../lib/query-scope.ts';
+import { firstStatRange } from './ranges.ts';
 
 // Statistics (/query/invoice-stat): POST /v3/invoice-stat/summary.
 export const statSummaryQuery = (scopeKey: string, body: StatRequest) =>
@@ -14,8 +15,7 @@ export const statSummaryQuery = (scopeKey: string, body: StatRequest) =>
     staleTime: 30_000,
   });
 
-/** The page's first range: 近30天, today included. */
-export const firstStatRange = (): [dayjs.Dayjs, dayjs.Dayjs] => [dayjs().subtract(29, 'day'), dayjs()];
+export { firstStatRange };
 
 /** The page's request for a range, by day or month, over the chosen stores (none chosen: all). */
 export const statRequest = (

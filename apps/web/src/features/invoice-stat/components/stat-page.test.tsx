@@ -1,6 +1,7 @@
 import type { StatSummary } from '@kaipiao/shared/schemas/query';
+import { beijingDay } from '@kaipiao/shared/time/beijing';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AntdProvider } from '../../../lib/antd/provider.tsx';
@@ -21,8 +22,9 @@ const sums = (count: number, amount: string, tax: string, withTax: string) => ({
   total_tax: tax,
   total_with_tax: withTax,
 });
-const today = dayjs().format('YYYY-MM-DD');
-const from = dayjs().subtract(29, 'day').format('YYYY-MM-DD');
+// the Beijing calendar's day, whatever this process's time zone (ranges.ts)
+const today = beijingDay();
+const from = dayjs(today).subtract(29, 'day').format('YYYY-MM-DD');
 const SUMMARY: StatSummary = {
   date_from: from,
   date_to: today,
@@ -91,6 +93,20 @@ describe('StatPage (开票统计)', { timeout: 60_000 }, () => {
     expect(within(count.closest('.ant-statistic') as HTMLElement).getByText('3')).toBeTruthy();
     // still the one request, the page's own first request
     expect(summaries()).toEqual([{ date_from: from, date_to: today, granularity: 'day' }]);
+  });
+
+  it('a preset asks for its range on the Beijing calendar (近7天)', async () => {
+    renderPage();
+    await screen.findByText('开票张数', { selector: '.ant-statistic-title' });
+    const start = screen.getByPlaceholderText('开始日期');
+    fireEvent.mouseDown(start);
+    fireEvent.focus(start);
+    fireEvent.click(start);
+    fireEvent.click(await screen.findByText('近7天'));
+    const week = dayjs(today).subtract(6, 'day').format('YYYY-MM-DD');
+    await waitFor(() =>
+      expect(summaries()).toContainEqual({ date_from: week, date_to: today, granularity: 'day' }),
+    );
   });
 
   it('asks for nothing ahead of the page without a selected business', async () => {

@@ -20,38 +20,21 @@ import {
   Table,
   Typography,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { permittedStoresQuery } from '../../../api/stores.ts';
 import { DANGER, PRIMARY } from '../../../lib/antd/theme.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
 import { firstStatRange, statRequest, statSummaryQuery } from '../api.ts';
 import { kindOption, rateOption, storeOption, trendOption } from '../chart-options.ts';
+import { statPresets, statToday } from '../ranges.ts';
 import { ChartFigure } from './chart-figure.tsx';
 
 type Granularity = 'day' | 'month';
 type Trend = StatSummary['trend'][number];
 
-const PRESETS: { label: string; value: [Dayjs, Dayjs] }[] = [
-  { label: '近7天', value: [dayjs().subtract(6, 'day'), dayjs()] },
-  { label: '近30天', value: firstStatRange() },
-  { label: '本月', value: [dayjs().startOf('month'), dayjs()] },
-  {
-    label: '上月',
-    value: [dayjs().subtract(1, 'month').startOf('month'), dayjs().subtract(1, 'month').endOf('month')],
-  },
-  {
-    label: '本季度',
-    value: [
-      dayjs()
-        .startOf('month')
-        .subtract(dayjs().month() % 3, 'month'),
-      dayjs(),
-    ],
-  },
-  { label: '近12个月', value: [dayjs().subtract(11, 'month').startOf('month'), dayjs()] },
-  { label: '本年', value: [dayjs().startOf('year'), dayjs()] },
-];
+/** 近7天 … 本年 on the Beijing calendar, worked out when picked (ranges.ts) */
+const PRESETS = statPresets();
 
 const yuan = (v: string) => `¥${formatMoney(v)}`;
 /** red text on white (the 红字 figure): the theme's danger red, 5.57:1 (antd's #f5222d: 4.08:1) */
@@ -134,7 +117,7 @@ export function StatPage() {
             value={range}
             allowClear={false}
             presets={PRESETS}
-            disabledDate={(day) => day.isAfter(dayjs(), 'day')}
+            disabledDate={(day) => day.isAfter(statToday(), 'day')}
             onChange={(v) => v?.[0] && v[1] && pickRange([v[0], v[1]])}
           />
           <Segmented<Granularity>
