@@ -1,7 +1,7 @@
 import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { downloadFile } from '../lib/file-transfer.ts';
-import { ExcelActions, rangeTotal, usePaging } from './list-card.tsx';
+import { BatchDeleteBar, ExcelActions, KeywordSearch, rangeTotal, usePaging } from './list-card.tsx';
 
 // the file transfer itself is file-transfer.test.ts's; here: which file each button asks for
 vi.mock('../lib/file-transfer.ts', () => ({ downloadFile: vi.fn(() => Promise.resolve()) }));
@@ -45,5 +45,55 @@ describe('ExcelActions (a catalogue’s Excel buttons)', () => {
       ['/v3/t/export', { keyword: '西溪' }, '购方抬头.xlsx'],
     ]);
     expect(onImport).toHaveBeenCalledOnce();
+  });
+});
+
+describe('KeywordSearch (a list’s keyword box)', () => {
+  const search = (page: number, typed: string) => {
+    const onKeyword = vi.fn();
+    const onReload = vi.fn();
+    const { unmount } = render(
+      <KeywordSearch
+        label="名称 / 税号"
+        width={240}
+        keyword="云栈"
+        page={page}
+        onKeyword={onKeyword}
+        onReload={onReload}
+      />,
+    );
+    const box = screen.getByRole('searchbox', { name: '名称 / 税号' });
+    fireEvent.change(box, { target: { value: typed } });
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
+    unmount();
+    return { onKeyword, onReload };
+  };
+
+  it('a new keyword goes back to page 1; the same one on page 1 asks again, trimmed', () => {
+    const fresh = search(3, ' 西溪 ');
+    expect(fresh.onKeyword).toHaveBeenCalledWith('西溪');
+    expect(fresh.onReload).not.toHaveBeenCalled();
+    const again = search(1, '云栈 ');
+    expect(again.onReload).toHaveBeenCalledTimes(1);
+    expect(again.onKeyword).toHaveBeenCalledWith('云栈');
+    // on another page the same keyword goes back to page 1, which asks by itself
+    const elsewhere = search(2, '云栈');
+    expect(elsewhere.onReload).not.toHaveBeenCalled();
+    expect(elsewhere.onKeyword).toHaveBeenCalledWith('云栈');
+  });
+});
+
+describe('BatchDeleteBar', () => {
+  it('shows nothing without a selection; asks to confirm 确定删除选中的N个…吗？ before deleting', async () => {
+    const onConfirm = vi.fn();
+    const { rerender } = render(<BatchDeleteBar selected={[]} noun="抬头" onConfirm={onConfirm} />);
+    expect(screen.queryByText('批量删除')).toBeNull();
+    rerender(<BatchDeleteBar selected={[4, 9]} noun="抬头" onConfirm={onConfirm} />);
+    expect(screen.getByText('已选择 2 项')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '批量删除' }));
+    expect(await screen.findByText('确定删除选中的2个抬头吗？')).toBeTruthy();
+    expect(onConfirm).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: /^删\s*除$/ }));
+    expect(onConfirm).toHaveBeenCalledTimes(1);
   });
 });

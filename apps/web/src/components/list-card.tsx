@@ -1,7 +1,18 @@
 import { DownloadOutlined, InfoCircleOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { PAGE_SIZES } from '@kaipiao/shared/constants/menu';
 import { type QueryKey, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Space, type TablePaginationConfig, Tooltip, Typography, theme } from 'antd';
+import {
+  Button,
+  Card,
+  Flex,
+  Input,
+  Popconfirm,
+  Space,
+  type TablePaginationConfig,
+  Tooltip,
+  Typography,
+  theme,
+} from 'antd';
 import { type ReactNode, useEffect, useState } from 'react';
 import { alertError } from '../lib/antd/feedback.ts';
 import type { Params } from '../lib/build-url.ts';
@@ -48,8 +59,19 @@ export function ListCard({ title, tooltip, toolbar, onReload, children }: Props)
   );
 }
 
-/** Above the table while rows are selected: 已选择 N 项 and what can be done with them. */
-export function SelectionBar({ count, children }: { count: number; children: ReactNode }) {
+/**
+ * Above the table while rows are selected: 已选择 N 项 (or the page's own `label`) and what can be
+ * done with them.
+ */
+export function SelectionBar({
+  count,
+  label,
+  children,
+}: {
+  count: number;
+  label?: ReactNode;
+  children: ReactNode;
+}) {
   const { token } = theme.useToken();
   if (count === 0) return null;
   return (
@@ -64,9 +86,63 @@ export function SelectionBar({ count, children }: { count: number; children: Rea
         borderRadius: token.borderRadius,
       }}
     >
-      <span>已选择 {count} 项</span>
+      {label ?? <span>已选择 {count} 项</span>}
       <Space>{children}</Space>
     </Flex>
+  );
+}
+
+/** The selection bar of a list whose rows can be deleted together: 批量删除, confirmed first. */
+export function BatchDeleteBar({
+  selected,
+  noun,
+  onConfirm,
+}: {
+  selected: readonly number[];
+  /** what a row is, in 确定删除选中的N个…吗？ */
+  noun: string;
+  onConfirm: () => void;
+}) {
+  return (
+    <SelectionBar count={selected.length}>
+      <Popconfirm
+        title={`确定删除选中的${selected.length}个${noun}吗？`}
+        okText="删除"
+        cancelText="取消"
+        onConfirm={onConfirm}
+      >
+        <Button type="link" danger size="small">
+          批量删除
+        </Button>
+      </Popconfirm>
+    </SelectionBar>
+  );
+}
+
+/**
+ * A list's keyword box: a search sets the keyword and goes back to page 1 (`onKeyword`); the same
+ * keyword searched again on page 1 asks again (`onReload`), as nothing else would change.
+ */
+export function KeywordSearch(p: {
+  /** what can be searched for: the placeholder and the accessible name */
+  label: string;
+  width: number;
+  keyword: string;
+  page: number;
+  onKeyword: (keyword: string) => void;
+  onReload: () => void;
+}) {
+  return (
+    <Input.Search
+      placeholder={p.label}
+      aria-label={p.label}
+      allowClear
+      style={{ width: p.width }}
+      onSearch={(v) => {
+        if (v.trim() === p.keyword && p.page === 1) p.onReload();
+        p.onKeyword(v.trim());
+      }}
+    />
   );
 }
 

@@ -4,15 +4,16 @@ import { formatUnitPrice } from '@kaipiao/shared/money/capital';
 import type { GoodsItem } from '@kaipiao/shared/schemas/goods';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Input, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import { Button, Popconfirm, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
 import {
+  BatchDeleteBar,
   EllipsisText,
   ExcelActions,
+  KeywordSearch,
   ListCard,
   RowActions,
-  SelectionBar,
   useListReload,
   usePaging,
   useStayInRange,
@@ -173,17 +174,16 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
         onReload={reload}
         toolbar={
           <>
-            <Input.Search
-              placeholder={`${TERMS.itemName} / ${TERMS.shortName} / ${TERMS.taxClassCode}`}
-              aria-label={`${TERMS.itemName} / ${TERMS.shortName} / ${TERMS.taxClassCode}`}
-              allowClear
-              style={{ width: 280 }}
-              onSearch={(v) => {
-                // the same keyword searched again asks again
-                if (v.trim() === keyword && page === 1) reload();
-                setKeyword(v.trim());
+            <KeywordSearch
+              label={`${TERMS.itemName} / ${TERMS.shortName} / ${TERMS.taxClassCode}`}
+              width={280}
+              keyword={keyword}
+              page={page}
+              onKeyword={(v) => {
+                setKeyword(v);
                 setPage(1);
               }}
+              onReload={reload}
             />
             <ExcelActions
               name={TERMS.goodsCode}
@@ -197,18 +197,7 @@ export function GoodsPage({ variant = 'general' }: { variant?: GoodsVariant }) {
           </>
         }
       >
-        <SelectionBar count={selected.length}>
-          <Popconfirm
-            title={`确定删除选中的${selected.length}个商品吗？`}
-            okText="删除"
-            cancelText="取消"
-            onConfirm={() => remove(selected)}
-          >
-            <Button type="link" danger size="small">
-              批量删除
-            </Button>
-          </Popconfirm>
-        </SelectionBar>
+        <BatchDeleteBar selected={selected} noun="商品" onConfirm={() => remove(selected)} />
         <Table<GoodsItem>
           rowKey="id"
           columns={columns}

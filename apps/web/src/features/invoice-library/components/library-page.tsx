@@ -18,6 +18,7 @@ import { Button, Card, Flex, Pagination, Space, Table, Tag, Tooltip, theme } fro
 import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { permittedStoresQuery } from '../../../api/stores.ts';
+import { SelectionBar } from '../../../components/list-card.tsx';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { rowCheckbox } from '../../../lib/antd/row-checkbox.ts';
 import { useSessionStore } from '../../../stores/session-store.ts';
@@ -202,47 +203,37 @@ export function LibraryPage({ hotel = false }: { hotel?: boolean }) {
               </Tooltip>
             </Space>
           </Flex>
-          {selected.length > 0 && (
-            <Flex
-              justify="space-between"
-              align="center"
-              wrap
-              style={{
-                marginBottom: 16,
-                padding: `${token.paddingXS}px ${token.padding}px`,
-                background: token.colorPrimaryBg,
-                borderRadius: token.borderRadius,
-              }}
-            >
+          <SelectionBar
+            count={selected.length}
+            label={
               <Space size={12}>
                 <span>已选 {selected.length} 张</span>
                 <Button type="link" size="small" onClick={() => setSelected([])}>
                   取消选择
                 </Button>
               </Space>
-              <Space>
-                <Button
-                  type="link"
-                  size="small"
-                  icon={<FilePdfOutlined />}
-                  loading={exporting === 'pdf_zip'}
-                  disabled={selected.length > EXPORT_PDF_MAX}
-                  onClick={() => exportNow('pdf_zip')}
-                >
-                  批量下载PDF
-                </Button>
-                <Button
-                  type="link"
-                  size="small"
-                  icon={<FileExcelOutlined />}
-                  loading={exporting === 'excel'}
-                  onClick={() => exportNow('excel')}
-                >
-                  导出Excel
-                </Button>
-              </Space>
-            </Flex>
-          )}
+            }
+          >
+            <Button
+              type="link"
+              size="small"
+              icon={<FilePdfOutlined />}
+              loading={exporting === 'pdf_zip'}
+              disabled={selected.length > EXPORT_PDF_MAX}
+              onClick={() => exportNow('pdf_zip')}
+            >
+              批量下载PDF
+            </Button>
+            <Button
+              type="link"
+              size="small"
+              icon={<FileExcelOutlined />}
+              loading={exporting === 'excel'}
+              onClick={() => exportNow('excel')}
+            >
+              导出Excel
+            </Button>
+          </SelectionBar>
           {tableShown && (
             <>
               <RowStyles />

@@ -3,25 +3,16 @@ import { BUYER_TYPE_LABELS, BUYER_TYPE_OPTIONS, TERMS } from '@kaipiao/shared/gl
 import type { TitleItem } from '@kaipiao/shared/schemas/titles';
 import { beijingDateTimeMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Button,
-  Input,
-  Popconfirm,
-  Segmented,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { Button, Popconfirm, Segmented, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { ImportModal } from '../../../components/excel-transfer/import-modal.tsx';
 import {
+  BatchDeleteBar,
   EllipsisText,
   ExcelActions,
+  KeywordSearch,
   ListCard,
   RowActions,
-  SelectionBar,
   useListReload,
   usePaging,
   useStayInRange,
@@ -160,17 +151,16 @@ export function TitlesPage() {
         onReload={reload}
         toolbar={
           <>
-            <Input.Search
-              placeholder={`名称 / ${TERMS.taxCode}`}
-              aria-label={`名称 / ${TERMS.taxCode}`}
-              allowClear
-              style={{ width: 240 }}
-              onSearch={(v) => {
-                // the same keyword searched again asks again
-                if (v.trim() === keyword && page === 1) reload();
-                setKeyword(v.trim());
+            <KeywordSearch
+              label={`名称 / ${TERMS.taxCode}`}
+              width={240}
+              keyword={keyword}
+              page={page}
+              onKeyword={(v) => {
+                setKeyword(v);
                 setPage(1);
               }}
+              onReload={reload}
             />
             <ExcelActions
               name={TERMS.buyerTitle}
@@ -184,18 +174,7 @@ export function TitlesPage() {
           </>
         }
       >
-        <SelectionBar count={selected.length}>
-          <Popconfirm
-            title={`确定删除选中的${selected.length}个抬头吗？`}
-            okText="删除"
-            cancelText="取消"
-            onConfirm={() => remove(selected)}
-          >
-            <Button type="link" danger size="small">
-              批量删除
-            </Button>
-          </Popconfirm>
-        </SelectionBar>
+        <BatchDeleteBar selected={selected} noun="抬头" onConfirm={() => remove(selected)} />
         <Table<TitleItem>
           rowKey="id"
           columns={columns}
