@@ -171,6 +171,25 @@ describe('first-screen read caches', () => {
     }
   });
 
+  it('what waits for its window when a process closes is announced before its pool closes', async () => {
+    const three = await buildTestApp({ reuse: one });
+    const listener = new pg.Client(one.url);
+    await listener.connect();
+    const heard: Array<{ clients?: number[] }> = [];
+    listener.on('notification', (n) => heard.push(JSON.parse(n.payload ?? '{}')));
+    await listener.query(`listen ${INVALIDATE_CHANNEL}`);
+    try {
+      three.app.invalidateSoon({ clients: [f.ids.hotel] });
+      // as server.ts shuts down: the app, then its pool
+      await three.app.close();
+      await three.pool.end();
+      await expect.poll(() => heard.length, poll).toBe(1);
+      expect(heard[0]!.clients).toEqual([f.ids.hotel]);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it('an invoice issued forgets its business at once here and "soon" elsewhere: no NOTIFY of its own', async () => {
     const soon = vi.spyOn(one.app, 'invalidateSoon');
     const now = vi.spyOn(one.app, 'invalidate');
