@@ -1,4 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type Fixture,
@@ -8,6 +9,7 @@ import {
   payload,
 } from '../../../../test/fixtures/invoices.ts';
 import { buildTestApp } from '../../../../test/helper.ts';
+import type { AtOnceIssued } from '../../../channels/in-database.ts';
 import type { SandboxTaxChannel } from '../../../channels/sandbox.ts';
 import { channelSandboxIssues, invoices } from '../../../db/schema/index.ts';
 import { issueAtOnce, LANES } from './group-commit.ts';
@@ -194,6 +196,34 @@ describe('issuing at once (group commit) as the channel receives it', () => {
       } finally {
         open();
       }
+    });
+
+    it('when a statement returns, the next is on its connection before the returned batch is answered (PostgreSQL never waits for the replies)', async () => {
+      // every query a connection is handed, in order, with the answers of issueAtOnce's callers
+      const log: string[] = [];
+      const original = pg.Client.prototype.query;
+      vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+        this: pg.Client,
+        ...args: unknown[]
+      ) {
+        const q = args[0] as { text?: string } | string;
+        const text = typeof q === 'string' ? q : (q.text ?? '');
+        if (text.includes('insert into channel_sandbox_issues')) log.push('statement');
+        return (original as (...a: unknown[]) => unknown).apply(this, args) as never;
+      });
+      const [a, b, c] = [digital(), digital(), digital()];
+      const note = (name: string) => (r: unknown) => {
+        log.push(name);
+        return r;
+      };
+      // a goes alone; b and c wait for it and go together in the second statement
+      const res = await Promise.all([
+        issueAtOnce(t.app, a).then(note('a answered')),
+        issueAtOnce(t.app, b).then(note('b answered')),
+        issueAtOnce(t.app, c).then(note('c answered')),
+      ]);
+      expect(res.every((r) => (r as AtOnceIssued | null)?.outcome.status === 'issued')).toBe(true);
+      expect(log).toEqual(['statement', 'statement', 'a answered', 'b answered', 'c answered']);
     });
 
     it('nobody hears of an invoice before it is on disk: the statement commits synchronously, every time', async () => {
