@@ -160,10 +160,9 @@ export const invoices = pgTable(
     uniqueIndex('invoices_number_uq')
       .on(t.deviceId, t.invoiceType, t.invoiceCode, t.invoiceNo, t.clientId)
       .where(sql`${t.invoiceNo} is not null`),
-    index('invoices_client_issued_idx').on(t.clientId, t.issuedAt.desc(), t.id.desc()),
-    index('invoices_client_store_issued_idx').on(t.clientId, t.storeId, t.issuedAt.desc()),
     index('invoices_client_no_idx').on(t.clientId, t.invoiceNo),
-    index('invoices_original_idx').on(t.originalInvoiceId),
+    // red invoices only (migration 0020): a blue invoice adds no entry
+    index('invoices_original_idx').on(t.originalInvoiceId).where(sql`${t.originalInvoiceId} is not null`),
   ],
 );
 

@@ -360,6 +360,17 @@ export async function lockFiling(tx: DbOrTx, deviceId: number, period: string): 
   return res.rows[0]!;
 }
 
+/**
+ * Issued in [from, to): by `issued_at`, and by `coalesce(issued_at, created_at)` — the same value for
+ * an issued or voided invoice — so that the business's month is read through the library's
+ * invoices_lib_cover_idx (migration 0020 dropped the issue-time index that only these read).
+ */
+const issuedIn = (
+  from: Date,
+  to: Date,
+) => sql`issued_at >= ${from.toISOString()} and issued_at < ${to.toISOString()}
+  and coalesce(issued_at, created_at) >= ${from.toISOString()} and coalesce(issued_at, created_at) < ${to.toISOString()}`;
+
 /** Issued and voided invoices per device in [from, to): what a summary upload (抄税) reports. */
 export async function selectPeriodTotals(
   db: DbOrTx,
@@ -372,7 +383,7 @@ export async function selectPeriodTotals(
     select device_id, count(*)::int as n, coalesce(sum(total_amount), 0)::numeric(18,2)::text as amount,
       coalesce(sum(total_tax), 0)::numeric(18,2)::text as tax
     from invoices where client_id = ${clientId} and device_id = any(${intArray(deviceIds)}::int[])
-      and status in ('issued', 'voided') and issued_at >= ${from.toISOString()} and issued_at < ${to.toISOString()}
+      and status in ('issued', 'voided') and ${issuedIn(from, to)}
     group by device_id`);
   return res.rows;
 }
@@ -393,7 +404,7 @@ export async function recordCopy(
   await tx.execute(sql`insert into device_filings (client_id, device_id, period, copied_at, invoice_count, total_amount, total_tax, upload_no, user_id)
     select ${f.clientId}, ${f.deviceId}, ${f.period}, now(), count(*), coalesce(sum(total_amount), 0), coalesce(sum(total_tax), 0), ${f.uploadNo}, ${f.userId}
     from invoices where client_id = ${f.clientId} and device_id = ${f.deviceId}
-      and status in ('issued', 'voided') and issued_at >= ${f.from.toISOString()} and issued_at < ${f.to.toISOString()}
+      and status in ('issued', 'voided') and ${issuedIn(f.from, f.to)}
     on conflict (device_id, period, client_id) do update set copied_at = now(), invoice_count = excluded.invoice_count,
       total_amount = excluded.total_amount, total_tax = excluded.total_tax, upload_no = excluded.upload_no`);
 }
