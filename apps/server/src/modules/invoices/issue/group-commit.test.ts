@@ -10,6 +10,7 @@ import {
 } from '../../../../test/fixtures/invoices.ts';
 import { buildTestApp } from '../../../../test/helper.ts';
 import type { AtOnceIssued } from '../../../channels/in-database.ts';
+import { makeCheckCode } from '../../../channels/numbers.ts';
 import type { SandboxTaxChannel } from '../../../channels/sandbox.ts';
 import { channelSandboxIssues, invoices } from '../../../db/schema/index.ts';
 import { issueAtOnce, LANES } from './group-commit.ts';
@@ -299,6 +300,23 @@ describe('issuing at once (group commit) as the channel receives it', () => {
       const res = await issueAtOnce(t.app, inv);
       expect(res?.outcome).toMatchObject({ status: 'issued', invoiceNo: expect.stringMatching(/^\d{8}$/) });
       expect([res?.recordedId]).toEqual(await issuedIds([inv.serialNo]));
+    });
+
+    it('older kinds with and without a check code, one after another: each statement its own', async () => {
+      const kinds = ['026', '028', '026', '028'];
+      for (const invoiceType of kinds) {
+        const inv = newInvoice(f.ids.software, f.ids.hq, payload(f.ids.ukey, { invoiceType }));
+        const res = await issueAtOnce(t.app, inv);
+        expect(res?.outcome.status, invoiceType).toBe('issued');
+        const [row] = await t.db
+          .select()
+          .from(invoices)
+          .where(inArray(invoices.serialNo, [inv.serialNo]));
+        const want = makeCheckCode(invoiceType, row!.invoiceCode, row!.invoiceNo!);
+        expect(want === '', invoiceType).toBe(invoiceType === '028');
+        expect(row!.checkCode, invoiceType).toBe(want);
+        expect(res?.outcome.checkCode).toBe(want);
+      }
     });
 
     it('a channel without group commit (a remote one) answers null, for every kind: the two-step path issues', async () => {
