@@ -252,6 +252,7 @@ export function AccountsPage() {
         columns={columns}
         dataSource={q.data ?? []}
         pagination={false}
+        scroll={{ x: 900 }}
       />
       <AccountModal editing={editing} onClose={() => setEditing(null)} />
     </Card>

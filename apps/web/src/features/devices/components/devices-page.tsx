@@ -130,6 +130,7 @@ export function HealthBoard() {
         columns={columns}
         dataSource={rows}
         pagination={false}
+        scroll={{ x: 900 }}
         locale={{ emptyText: `暂无${TERMS.taxBureauAccount}` }}
       />
     </Card>
@@ -288,6 +289,7 @@ export function DevicesPage() {
           columns={columns}
           dataSource={q.data ?? []}
           pagination={false}
+          scroll={{ x: 900 }}
         />
       </Card>
       <DeviceDrawer id={detail} onClose={() => setDetail(null)} />

@@ -52,6 +52,7 @@ function Movements({ kinds }: { kinds: Array<keyof typeof STOCK_KINDS> }) {
       columns={columns}
       dataSource={(q.data ?? []).filter((m) => kinds.includes(m.kind as keyof typeof STOCK_KINDS))}
       pagination={{ pageSize: 10 }}
+      scroll={{ x: 760 }}
     />
   );
 }

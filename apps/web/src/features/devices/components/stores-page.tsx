@@ -206,6 +206,7 @@ export function StoresPage({
         columns={columns}
         dataSource={q.data ?? []}
         pagination={false}
+        scroll={{ x: 760 }}
       />
       <StoreModal
         key={editing?.item?.client_store_id ?? 'new'}

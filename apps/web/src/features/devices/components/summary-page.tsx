@@ -2,7 +2,7 @@ import { TERMS } from '@kaipiao/shared/glossary/terms';
 import type { FilingItem } from '@kaipiao/shared/schemas/devices';
 import { beijingMonthDayMinutes } from '@kaipiao/shared/time/beijing';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Alert, Button, Card, Space, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { toastSuccess } from '../../../lib/antd/feedback.ts';
 import { scopedKey } from '../../../lib/query-scope.ts';
@@ -29,27 +29,39 @@ export function SummaryPage() {
     await qc.invalidateQueries({ queryKey: scopedKey('devices', clientId) });
   };
   const columns: TableColumnsType<FilingItem> = [
-    { title: '设备', key: 'dev', render: (_, r) => `${r.device_name}（${r.kind}）` },
-    { title: '所属期', dataIndex: 'period', width: 90 },
-    { title: '发票份数', dataIndex: 'invoice_count', width: 90 },
-    { title: TERMS.totalAmount, dataIndex: 'total_amount', width: 130, render: (v: string) => money(v) },
-    { title: TERMS.totalTax, dataIndex: 'total_tax', width: 120, render: (v: string) => money(v) },
+    {
+      title: '设备',
+      key: 'dev',
+      // the name on its line, the kind under it (the column keeps the rest of the table's width)
+      render: (_, r) => (
+        <>
+          <div>{r.device_name}</div>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {r.kind}
+          </Typography.Text>
+        </>
+      ),
+    },
+    { title: '所属期', dataIndex: 'period', width: 80 },
+    { title: '发票份数', dataIndex: 'invoice_count', width: 80 },
+    { title: TERMS.totalAmount, dataIndex: 'total_amount', width: 120, render: (v: string) => money(v) },
+    { title: TERMS.totalTax, dataIndex: 'total_tax', width: 110, render: (v: string) => money(v) },
     {
       title: '抄税',
       dataIndex: 'copied_at',
-      width: 130,
+      width: 110,
       render: (v: string | null) => (v ? beijingMonthDayMinutes(v) : <Tag>未抄税</Tag>),
     },
     {
       title: '清卡',
       dataIndex: 'cleared_at',
-      width: 130,
+      width: 110,
       render: (v: string | null) => (v ? beijingMonthDayMinutes(v) : <Tag>未清卡</Tag>),
     },
     {
       title: '锁死标志',
       key: 'flags',
-      width: 150,
+      width: 130,
       render: (_, r) => (
         <Space size={4} wrap>
           {r.copy_due && <Tag color="orange">已到抄税期</Tag>}
@@ -62,7 +74,7 @@ export function SummaryPage() {
     {
       title: '操作',
       key: 'op',
-      width: 170,
+      width: 150,
       render: (_, r) => (
         <Space size={0}>
           <WhyDisabled
@@ -110,6 +122,7 @@ export function SummaryPage() {
         columns={columns}
         dataSource={rows}
         pagination={false}
+        scroll={{ x: 1010 }}
       />
     </Card>
   );

@@ -103,7 +103,7 @@ export function AuditPage({ hotel }: { hotel: boolean }) {
             setSelected([]);
           }}
         />
-        <Space>
+        <Space wrap>
           <Input.Search
             allowClear
             placeholder={`${TERMS.buyer}名称、${TERMS.taxCodeShort}或订单号`}
