@@ -16,6 +16,7 @@ test.describe('two-factor login (phone-verification dialog)', () => {
   test('kaipiao_admin verifies the phone with the SMS code from the outbox', async ({ page }) => {
     // a spec before this one may have sent the admin a code less than 60 s ago (the send would be
     // refused and the dialog would not say where the code went)
+    test.setTimeout(120_000);
     await waitForSmsResend(page.request, ADMIN.mobile);
     await submitLogin(page, ADMIN.account);
     const dialog = page.getByRole('dialog', { name: '手机号验证' });
