@@ -19,12 +19,12 @@ import {
   Select,
   Space,
   Table,
-  Tag,
   Typography,
   Upload,
 } from 'antd';
 import { useEffect, useState } from 'react';
 import { taxEquipmentQuery } from '../../../api/equipment.ts';
+import { DeviceOption, DeviceValue } from '../../../components/device-label/device-label.tsx';
 import { WhyDisabled } from '../../../components/why-disabled.tsx';
 import { alertError } from '../../../lib/antd/feedback.ts';
 import { isApiError } from '../../../lib/api-error.ts';
@@ -140,22 +140,11 @@ export function UploadPanel({ storeId, disabled, onUploaded }: Props) {
                   const next = list.find((d) => d.device_id === id);
                   if (!next?.invoice_types.some((t) => t.code === kind)) setKind(defaultKind(next));
                 }}
-                options={list.map((d) => ({
-                  value: d.device_id,
-                  label: (
-                    <Space size={4}>
-                      <span>{d.name}</span>
-                      <Typography.Text type="secondary">{d.kind_name}</Typography.Text>
-                      {d.locked ? (
-                        <Tag color="red">已锁死</Tag>
-                      ) : d.online ? (
-                        <Tag color="green">在线</Tag>
-                      ) : (
-                        <Tag>离线</Tag>
-                      )}
-                    </Space>
-                  ),
-                }))}
+                options={list.map((d) => ({ value: d.device_id, label: <DeviceOption device={d} /> }))}
+                labelRender={({ value, label }) => {
+                  const chosen = list.find((d) => d.device_id === value);
+                  return chosen ? <DeviceValue device={chosen} /> : label;
+                }}
                 notFoundContent={`本${TERMS.store}没有可用的${TERMS.device}`}
               />
             </Form.Item>

@@ -7,6 +7,7 @@ import {
 import { TERMS } from '@kaipiao/shared/glossary/terms';
 import { Alert, Button, Col, Progress, Radio, Row, Segmented, Select, Space, Tag, Typography } from 'antd';
 import { type Dispatch, memo } from 'react';
+import { DeviceOption, DeviceValue } from '../../../components/device-label/device-label.tsx';
 import { openDialog } from '../../../components/dialog-host/index.ts';
 import { preferredKind } from '../hooks/use-devices.ts';
 import type { DraftAction } from '../utils/draft.ts';
@@ -25,17 +26,6 @@ type Props = {
   /** the hotel form issues no special-business blocks */
   allowSpecific: boolean;
 };
-
-function deviceLabel(d: TaxEquipment) {
-  return (
-    <Space size={4}>
-      <span>{d.name}</span>
-      <Typography.Text type="secondary">{d.kind_name}</Typography.Text>
-      {d.kind !== 'digital' && <Tag>{d.is_main ? '主盘' : `分盘${d.extension_no}`}</Tag>}
-      {d.locked ? <Tag color="red">已锁死</Tag> : d.online ? <Tag color="green">在线</Tag> : <Tag>离线</Tag>}
-    </Space>
-  );
-}
 
 function Quota({ device }: { device: TaxEquipment }) {
   if (device.monthly_quota === null) {
@@ -95,7 +85,11 @@ function DeviceBarImpl({ draft, dispatch, devices, loading, specific, allowSpeci
               placeholder={loading ? '正在加载设备…' : `请选择${TERMS.device}`}
               value={draft.device_id ?? undefined}
               onChange={pick}
-              options={devices.map((d) => ({ value: d.device_id, label: deviceLabel(d) }))}
+              options={devices.map((d) => ({ value: d.device_id, label: <DeviceOption device={d} /> }))}
+              labelRender={({ value, label }) => {
+                const chosen = devices.find((d) => d.device_id === value);
+                return chosen ? <DeviceValue device={chosen} /> : label;
+              }}
               notFoundContent={`本${TERMS.store}没有可用的${TERMS.device}，请联系管理员在设备管理中分配`}
             />
           </Field>
