@@ -46,8 +46,8 @@ function Quota({ device }: { device: TaxEquipment }) {
   const used = Number(device.quota_used);
   const percent = total > 0 ? Math.min(100, Math.round((used / total) * 100)) : 0;
   return (
-    <Space size={8} align="center">
-      <span>本月额度</span>
+    <Space size={8} align="center" wrap>
+      <span style={{ whiteSpace: 'nowrap' }}>本月额度</span>
       <Progress
         aria-label="本月额度已用"
         percent={percent}
