@@ -55,7 +55,9 @@ test.describe('batch issuing (/invoice/batch)', () => {
     };
     const deviceId = devices.data.find((d) => d.kind === 'digital')!.device_id;
     await expect(page.getByRole('heading', { name: '批量开票', level: 1 })).toBeVisible();
-    await expect(page.getByText('数电账户（电子发票服务平台）').first()).toBeVisible();
+    await expect(
+      page.locator('.ant-select:has(input[aria-label="开票设备"]) .ant-select-selection-item'),
+    ).toHaveText('数电账户（电子发票服务平台）在线');
     await expect(page.getByRole('radio', { name: '电子发票（普通发票）' })).toBeChecked();
 
     // the template from the page

@@ -6,6 +6,9 @@ type Device = Pick<
   'name' | 'kind' | 'kind_name' | 'is_main' | 'extension_no' | 'locked' | 'online'
 >;
 
+/** a tax-control device's disc (主盘, 分盘n); a 数电 account has none */
+const discOf = (d: Device) => (d.kind === 'digital' ? null : d.is_main ? '主盘' : `分盘${d.extension_no}`);
+
 function State({ device: d }: { device: Device }) {
   if (d.locked) return <Tag color="red">已锁死</Tag>;
   return d.online ? <Tag color="green">在线</Tag> : <Tag>离线</Tag>;
@@ -17,7 +20,7 @@ export function DeviceOption({ device: d }: { device: Device }) {
     <Space size={4}>
       <span>{d.name}</span>
       <Typography.Text type="secondary">{d.kind_name}</Typography.Text>
-      {d.kind !== 'digital' && <Tag>{d.is_main ? '主盘' : `分盘${d.extension_no}`}</Tag>}
+      {discOf(d) && <Tag>{discOf(d)}</Tag>}
       <State device={d} />
     </Space>
   );
@@ -29,7 +32,7 @@ export function DeviceOption({ device: d }: { device: Device }) {
  * one-third column at 1280 px.
  */
 export function DeviceValue({ device: d }: { device: Device }) {
-  const disc = d.kind !== 'digital' ? (d.is_main ? '主盘' : `分盘${d.extension_no}`) : null;
+  const disc = discOf(d);
   const name = disc ? `${d.name}（${disc}）` : d.name;
   return (
     <span style={{ display: 'flex', alignItems: 'center', gap: 4, minWidth: 0 }}>
